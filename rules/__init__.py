@@ -1,0 +1,43 @@
+"""The rules of Cartographers (and Cartographers Heroes): sheets, shapes, scoring cards, seasons.
+
+The currency is :class:`rules.Sheet`, an immutable map sheet read from the CONTRACT notation.
+"""
+
+from rules.errors import SheetError
+from rules.sheet import (
+    CELLS,
+    COIN_TRACK,
+    SIZE,
+    Cell,
+    Problem,
+    Sheet,
+    Terrain,
+    cell_label,
+    cells_label,
+    clusters_of,
+    is_edge,
+    neighbours,
+    parse_label,
+    parse_labels,
+)
+from rules.sides import PrintedSide, printed_side
+
+__all__ = [
+    "CELLS",
+    "COIN_TRACK",
+    "SIZE",
+    "Cell",
+    "PrintedSide",
+    "Problem",
+    "Sheet",
+    "SheetError",
+    "Terrain",
+    "cell_label",
+    "cells_label",
+    "clusters_of",
+    "is_edge",
+    "neighbours",
+    "parse_label",
+    "parse_labels",
+    "printed_side",
+]
