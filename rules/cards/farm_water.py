@@ -1,0 +1,123 @@
+"""The farm / water scoring cards (base 30-33, Heroes farm/water back).  Rulings: docs/RULINGS.md."""
+
+from __future__ import annotations
+
+from rules.cards._grid import COLS, NEIGHBOURS, Grid, N, cell_label, cluster_label
+from rules.cards.model import Outcome, Rule, ScoreItem, item
+
+FARM = "P"
+WATER = "W"
+MOUNTAIN = "^"
+
+_NAME = {FARM: "farm", WATER: "water"}
+
+
+def _touching(g: Grid, symbol: str, other: str) -> list[int]:
+    """Cells of `symbol` with at least one `other` neighbour."""
+    cells = g.cells
+    return [i for i in range(N * N) if cells[i] == symbol and any(cells[n] == other for n in NEIGHBOURS[i])]
+
+
+def canal_lake(g: Grid) -> Outcome:
+    """1 per water next to a farm + 1 per farm next to water; each space scores once."""
+    water = _touching(g, WATER, FARM)
+    farm = _touching(g, FARM, WATER)
+    items = tuple(item(f"{_NAME[g.cells[i]]} {cell_label(i)}", 1, (i,)) for i in sorted(water + farm))
+    return Outcome(items, f"{len(water)} water next to farm + {len(farm)} farm next to water, x 1")
+
+
+def mages_valley(g: Grid) -> Outcome:
+    """2 per water next to a mountain + 1 per farm next to a mountain."""
+    water = _touching(g, WATER, MOUNTAIN)
+    farm = _touching(g, FARM, MOUNTAIN)
+    items = tuple(
+        item(f"{_NAME[g.cells[i]]} {cell_label(i)}", 2 if g.cells[i] == WATER else 1, (i,))
+        for i in sorted(water + farm)
+    )
+    return Outcome(items, f"{len(water)} water x 2 + {len(farm)} farm x 1 next to mountains")
+
+
+def golden_granary(g: Grid) -> Outcome:
+    """1 per water next to a ruins space (filled or not) + 3 per farm drawn on a ruins space."""
+    cells, ruins = g.cells, g.ruins
+    water = [i for i in range(N * N) if cells[i] == WATER and any(n in ruins for n in NEIGHBOURS[i])]
+    farm = [i for i in sorted(ruins) if cells[i] == FARM]
+    items = tuple(
+        item(f"{_NAME[cells[i]]} {cell_label(i)}", 1 if cells[i] == WATER else 3, (i,))
+        for i in sorted(water + farm)
+    )
+    return Outcome(items, f"{len(water)} water next to ruins x 1 + {len(farm)} farm on ruins x 3")
+
+
+def shoreside_expanse(g: Grid) -> Outcome:
+    """3 per farm cluster touching neither water nor the edge, same for water versus farm."""
+    cells = g.cells
+    items: list[ScoreItem] = []
+    counts = {}
+    for sym, other in ((FARM, WATER), (WATER, FARM)):
+        good = [
+            cl for cl in g.clusters_of(sym) if not cl.on_edge and all(cells[n] != other for n in cl.border)
+        ]
+        counts[sym] = len(good)
+        items += [item(f"{_NAME[sym]} {cluster_label(cl.cells)}", 3, cl.cells) for cl in good]
+    return Outcome(
+        tuple(items), f"{counts[FARM]} farm + {counts[WATER]} water clusters off the edge and apart, x 3"
+    )
+
+
+def craylund(g: Grid) -> Outcome:
+    """7 per farm cluster next to at least 3 different water spaces."""
+    cells = g.cells
+    items = []
+    for cl in g.clusters_of(FARM):
+        water = sum(1 for n in cl.border if cells[n] == WATER)
+        if water >= 3:
+            items.append(item(f"farm {cluster_label(cl.cells)} ({water} water)", 7, cl.cells))
+    return Outcome(tuple(items), f"{len(items)} farm clusters next to >=3 water spaces x 7")
+
+
+def ulems_wallow(g: Grid) -> Outcome:
+    """4 per water space next to at least 2 farm spaces."""
+    cells = g.cells
+    hit = [
+        i
+        for i in range(N * N)
+        if cells[i] == WATER and sum(1 for n in NEIGHBOURS[i] if cells[n] == FARM) >= 2
+    ]
+    items = tuple(item(f"water {cell_label(i)}", 4, (i,)) for i in hit)
+    return Outcome(items, f"{len(hit)} water spaces next to >=2 farms x 4")
+
+
+def clawsgrave_peaks(g: Grid) -> Outcome:
+    """5 per mountain joined to a farm by a water cluster touching both (each mountain once)."""
+    cells = g.cells
+    scored: set[int] = set()
+    for cl in g.clusters_of(WATER):
+        if any(cells[n] == FARM for n in cl.border):
+            scored.update(n for n in cl.border if cells[n] == MOUNTAIN)
+    items = tuple(item(f"mountain {cell_label(m)}", 5, (m,)) for m in sorted(scored))
+    return Outcome(items, f"{len(scored)} mountains linked to farm by water x 5")
+
+
+def jorekburg(g: Grid) -> Outcome:
+    """4 per column with equally many farm and water spaces, at least one of each."""
+    cells = g.cells
+    items = []
+    for c, col in enumerate(COLS):
+        farm = [i for i in col if cells[i] == FARM]
+        water = [i for i in col if cells[i] == WATER]
+        if farm and len(farm) == len(water):
+            items.append(item(f"column {c + 1}", 4, farm + water))
+    return Outcome(tuple(items), f"{len(items)} columns with equal farm and water x 4")
+
+
+RULES: dict[str, Rule] = {
+    "canal_lake": canal_lake,
+    "mages_valley": mages_valley,
+    "golden_granary": golden_granary,
+    "shoreside_expanse": shoreside_expanse,
+    "craylund": craylund,
+    "ulems_wallow": ulems_wallow,
+    "clawsgrave_peaks": clawsgrave_peaks,
+    "jorekburg": jorekburg,
+}

@@ -1,0 +1,124 @@
+"""The forest scoring cards (base 26-29, Heroes forest back).  Rulings: docs/RULINGS.md."""
+
+from __future__ import annotations
+
+from rules.cards._grid import COLS, EDGE, NEIGHBOURS, ROWS, Grid, N, cell_label, cluster_label
+from rules.cards.model import Outcome, Rule, ScoreItem, item
+
+FOREST = "F"
+VILLAGE = "V"
+MOUNTAIN = "^"
+
+
+def _row(r: int) -> str:
+    return f"row {chr(65 + r)}"
+
+
+def sentinel_wood(g: Grid) -> Outcome:
+    """1 per forest space on the map edge (a corner is one space, so it counts once)."""
+    cells = [i for i in EDGE if g.cells[i] == FOREST]
+    items = tuple(item(f"forest {cell_label(i)}", 1, (i,)) for i in cells)
+    return Outcome(items, f"{len(cells)} forest spaces on the map edge x 1")
+
+
+def greenbough(g: Grid) -> Outcome:
+    """1 per row and 1 per column holding a forest space."""
+    cells = g.cells
+    items: list[ScoreItem] = []
+    for r, row in enumerate(ROWS):
+        f = [i for i in row if cells[i] == FOREST]
+        if f:
+            items.append(item(_row(r), 1, f))
+    nrows = len(items)
+    for c, col in enumerate(COLS):
+        f = [i for i in col if cells[i] == FOREST]
+        if f:
+            items.append(item(f"column {c + 1}", 1, f))
+    return Outcome(tuple(items), f"{nrows} rows + {len(items) - nrows} columns with forest x 1")
+
+
+def treetower(g: Grid) -> Outcome:
+    """1 per forest space whose every side is a filled space or the map edge."""
+    cells, filled = g.cells, g.filled
+    hit = [i for i in range(N * N) if cells[i] == FOREST and all(filled[n] for n in NEIGHBOURS[i])]
+    items = tuple(item(f"forest {cell_label(i)}", 1, (i,)) for i in hit)
+    return Outcome(items, f"{len(hit)} surrounded forest spaces x 1")
+
+
+def stoneside_forest(g: Grid) -> Outcome:
+    """3 per mountain touching a forest cluster that touches another mountain (each once)."""
+    cells = g.cells
+    scored: set[int] = set()
+    for cl in g.clusters_of(FOREST):
+        mountains = [n for n in cl.border if cells[n] == MOUNTAIN]
+        if len(mountains) >= 2:
+            scored.update(mountains)
+    items = tuple(item(f"mountain {cell_label(m)}", 3, (m,)) for m in sorted(scored))
+    return Outcome(items, f"{len(scored)} mountains linked by forest x 3")
+
+
+def faunlost_thicket(g: Grid) -> Outcome:
+    """Choose a column: 2 per forest in its longest unbroken vertical run of forest."""
+    cells = g.cells
+    best: list[int] = []
+    best_col = -1
+    for c, col in enumerate(COLS):
+        run: list[int] = []
+        for i in col:
+            if cells[i] == FOREST:
+                run.append(i)
+                if len(run) > len(best):
+                    best, best_col = list(run), c
+            else:
+                run = []
+    if not best:
+        return Outcome((), "no forest in any column", None)
+    choice = f"column {best_col + 1}"
+    span = f"{cell_label(best[0])}-{cell_label(best[-1])}" if len(best) > 1 else cell_label(best[0])
+    return Outcome(
+        (item(f"{choice} ({span})", 2 * len(best), best),),
+        f"longest forest run: {len(best)} spaces in {choice} x 2",
+        choice,
+    )
+
+
+def deepwood(g: Grid) -> Outcome:
+    """6 per forest cluster of 5 or more spaces touching no village."""
+    cells = g.cells
+    items = tuple(
+        item(cluster_label(cl.cells), 6, cl.cells)
+        for cl in g.clusters_of(FOREST)
+        if cl.size >= 5 and all(cells[n] != VILLAGE for n in cl.border)
+    )
+    return Outcome(items, f"{len(items)} forest clusters of >=5 away from villages x 6")
+
+
+def heart_of_the_forest(g: Grid) -> Outcome:
+    """2 per forest space whose every side is forest or the map edge."""
+    cells = g.cells
+    hit = [i for i in range(N * N) if cells[i] == FOREST and all(cells[n] == FOREST for n in NEIGHBOURS[i])]
+    items = tuple(item(f"forest {cell_label(i)}", 2, (i,)) for i in hit)
+    return Outcome(items, f"{len(hit)} forest spaces surrounded by forest x 2")
+
+
+def sleepy_valley(g: Grid) -> Outcome:
+    """4 per row holding at least 3 forest spaces."""
+    cells = g.cells
+    items = []
+    for r, row in enumerate(ROWS):
+        f = [i for i in row if cells[i] == FOREST]
+        if len(f) >= 3:
+            items.append(item(_row(r), 4, f))
+    return Outcome(tuple(items), f"{len(items)} rows with >=3 forest x 4")
+
+
+RULES: dict[str, Rule] = {
+    "sentinel_wood": sentinel_wood,
+    "greenbough": greenbough,
+    "treetower": treetower,
+    "stoneside_forest": stoneside_forest,
+    "faunlost_thicket": faunlost_thicket,
+    "deepwood": deepwood,
+    "heart_of_the_forest": heart_of_the_forest,
+    "sleepy_valley": sleepy_valley,
+}

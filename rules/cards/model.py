@@ -1,0 +1,149 @@
+"""The values the scoring cards trade: :class:`ScoringCard`, :class:`CardScore`, :class:`ScoreItem`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from rules.cards._grid import Grid, SheetLike, grid_of, rc
+
+__all__ = ["CardScore", "Category", "ScoreItem", "ScoringCard"]
+
+Cell = tuple[int, int]
+
+
+class Category(StrEnum):
+    """The card back: one card of each category is dealt under the four edicts."""
+
+    FOREST = "forest"
+    FARM_WATER = "farm_water"
+    VILLAGE = "village"
+    SPACE = "space"
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreItem:
+    """One unit a card scored: a row, a column, a cluster, a mountain, a square...
+
+    Attributes
+    ----------
+    label : str
+        What the unit is, e.g. ``"row C"``, ``"mountain F6"``, ``"cluster at C3-D5"``.
+    points : int
+        Stars it earned.
+    cells : frozenset of (row, col)
+        The cells that earned them.
+    """
+
+    label: str
+    points: int
+    cells: frozenset[Cell]
+
+
+@dataclass(frozen=True, slots=True)
+class CardScore:
+    """The result of scoring one card on one sheet.
+
+    Attributes
+    ----------
+    card_id : str
+        The card's id (CONTRACT §2).
+    points : int
+        Stars earned (never negative).
+    cells : frozenset of (row, col)
+        Cells that earned stars (for the report and the overlay).
+    detail : str
+        One line saying why, e.g. ``"2 clusters of >=6 villages x 8"``.
+    choice : str or None
+        The choice made for the player on choice cards (``"column 4"``,
+        ``"cluster at C3-D5"``), else None.
+    items : tuple of ScoreItem
+        Per-unit breakdown; their points add up to `points`.
+    """
+
+    card_id: str
+    points: int
+    cells: frozenset[Cell]
+    detail: str
+    choice: str | None = None
+    items: tuple[ScoreItem, ...] = field(default=())
+
+    def __int__(self) -> int:
+        return self.points
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a rule function returns; the card adds its id to make a :class:`CardScore`."""
+
+    items: tuple[ScoreItem, ...]
+    detail: str
+    choice: str | None = None
+
+
+def item(label: str, points: int, cells: Iterable[int]) -> ScoreItem:
+    """A :class:`ScoreItem` from flat cell indices."""
+    return ScoreItem(label, points, frozenset(rc(i) for i in cells))
+
+
+Rule = Callable[[Grid], Outcome]
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ScoringCard:
+    """One scoring card: its printed facts (from ``rules/data/cards.json``) and its rule.
+
+    Attributes
+    ----------
+    id : str
+        Stable snake_case id (CONTRACT §2).
+    names : Mapping[str, str]
+        Printed names by language code (``en``, ``de``, ``pl``, ``ru``; missing when unknown).
+    aliases : tuple of str
+        Other names the card goes by (misprints, other editions, implementations).
+    category : Category
+        Card back.
+    solo_value : int
+        Number in the lower corner, subtracted in solo mode.
+    card_no : int or None
+        Printed card number where known.
+    expansion : str
+        ``"base"`` or ``"heroes"``.
+    text : str
+        The rule in our own words.
+    """
+
+    id: str
+    names: Mapping[str, str]
+    aliases: tuple[str, ...]
+    category: Category
+    solo_value: int
+    card_no: int | None
+    expansion: str
+    text: str
+    rule: Rule = field(compare=False)
+
+    @property
+    def name(self) -> str:
+        """The English printed name."""
+        return self.names["en"]
+
+    def score(self, sheet: SheetLike) -> CardScore:
+        """Score this card on `sheet`.
+
+        Raises
+        ------
+        SheetError
+            If the sheet has an unreadable (``?``) cell.
+        """
+        out = self.rule(grid_of(sheet))
+        cells: set[Cell] = set()
+        for it in out.items:
+            cells |= it.cells
+        return CardScore(
+            self.id, sum(it.points for it in out.items), frozenset(cells), out.detail, out.choice, out.items
+        )
+
+    def __repr__(self) -> str:
+        return f"find_card({self.id!r})"

@@ -1,0 +1,135 @@
+"""The space scoring cards (base 38-41, Heroes space back).  Rulings: docs/RULINGS.md."""
+
+from __future__ import annotations
+
+from rules.cards._grid import (
+    COLS,
+    DIAGONALS,
+    EMPTY,
+    NEIGHBOURS,
+    ROWS,
+    TERRAIN_TYPES,
+    Grid,
+    N,
+    cell_label,
+    cluster_label,
+)
+from rules.cards.model import Outcome, Rule, ScoreItem, item
+
+MOUNTAIN = "^"
+
+
+def _row(r: int) -> str:
+    return f"row {chr(65 + r)}"
+
+
+def borderlands(g: Grid) -> Outcome:
+    """6 per completely filled row and per completely filled column."""
+    items = [item(_row(r), 6, ROWS[r]) for r in range(N) if g.full_rows[r]]
+    nrows = len(items)
+    items += [item(f"column {c + 1}", 6, COLS[c]) for c in range(N) if g.full_cols[c]]
+    return Outcome(tuple(items), f"{nrows} full rows + {len(items) - nrows} full columns x 6")
+
+
+def lost_barony(g: Grid) -> Outcome:
+    """3 per space along one side of the largest completely filled square."""
+    filled = g.filled
+    # side[i]: side of the largest filled square whose bottom-right corner is cell i.
+    side = [0] * (N * N)
+    best, best_at = 0, -1
+    for i in range(N * N):
+        if not filled[i]:
+            continue
+        r, c = divmod(i, N)
+        s = 1 if r == 0 or c == 0 else 1 + min(side[i - N], side[i - 1], side[i - N - 1])
+        side[i] = s
+        if s > best:
+            best, best_at = s, i
+    if best == 0:
+        return Outcome((), "no filled space")
+    r1, c1 = divmod(best_at, N)
+    square = [(r1 - dr) * N + (c1 - dc) for dr in range(best) for dc in range(best)]
+    top_left = (r1 - best + 1) * N + (c1 - best + 1)
+    label = f"{best}x{best} square {cell_label(top_left)}-{cell_label(best_at)}"
+    return Outcome(
+        (item(label, 3 * best, sorted(square)),), f"largest filled square {best}x{best}: side {best} x 3"
+    )
+
+
+def broken_road(g: Grid) -> Outcome:
+    """3 per completely filled down-right diagonal from the left edge to the bottom edge."""
+    filled = g.filled
+    items = tuple(
+        item(
+            f"diagonal {cell_label(d[0])}-{cell_label(d[-1])}"
+            if len(d) > 1
+            else f"diagonal {cell_label(d[0])}",
+            3,
+            d,
+        )
+        for d in DIAGONALS
+        if all(filled[i] for i in d)
+    )
+    return Outcome(items, f"{len(items)} filled diagonals x 3")
+
+
+def cauldrons(g: Grid) -> Outcome:
+    """1 per empty space whose every side is a filled space or the map edge."""
+    cells, filled = g.cells, g.filled
+    hit = [i for i in range(N * N) if cells[i] == EMPTY and all(filled[n] for n in NEIGHBOURS[i])]
+    items = tuple(item(f"empty {cell_label(i)}", 1, (i,)) for i in hit)
+    return Outcome(items, f"{len(hit)} enclosed empty spaces x 1")
+
+
+def dwarvenholds(g: Grid) -> Outcome:
+    """7 per completely filled row, and per completely filled column, holding a mountain."""
+    cells = g.cells
+    items: list[ScoreItem] = [
+        item(_row(r), 7, ROWS[r])
+        for r in range(N)
+        if g.full_rows[r] and any(cells[i] == MOUNTAIN for i in ROWS[r])
+    ]
+    nrows = len(items)
+    items += [
+        item(f"column {c + 1}", 7, COLS[c])
+        for c in range(N)
+        if g.full_cols[c] and any(cells[i] == MOUNTAIN for i in COLS[c])
+    ]
+    return Outcome(tuple(items), f"{nrows} rows + {len(items) - nrows} columns full and with a mountain x 7")
+
+
+def silos(g: Grid) -> Outcome:
+    """10 per completely filled odd-numbered column (1, 3, ..., 11)."""
+    items = tuple(item(f"column {c + 1}", 10, COLS[c]) for c in range(0, N, 2) if g.full_cols[c])
+    return Outcome(items, f"{len(items)} full odd-numbered columns x 10")
+
+
+def banded_hills(g: Grid) -> Outcome:
+    """4 per row holding at least 5 different terrain types."""
+    cells = g.cells
+    items = []
+    for r, row in enumerate(ROWS):
+        kinds = {cells[i] for i in row} & TERRAIN_TYPES
+        if len(kinds) >= 5:
+            items.append(item(f"{_row(r)} ({len(kinds)} types)", 4, [i for i in row if cells[i] in kinds]))
+    return Outcome(tuple(items), f"{len(items)} rows with >=5 terrain types x 4")
+
+
+def starlit_sigil(g: Grid) -> Outcome:
+    """4 per cluster of exactly 3 empty spaces (bordered only by filled spaces or the edge)."""
+    items = tuple(
+        item(f"empty {cluster_label(cl.cells)}", 4, cl.cells) for cl in g.clusters_of(EMPTY) if cl.size == 3
+    )
+    return Outcome(items, f"{len(items)} enclosed groups of exactly 3 empty spaces x 4")
+
+
+RULES: dict[str, Rule] = {
+    "borderlands": borderlands,
+    "lost_barony": lost_barony,
+    "broken_road": broken_road,
+    "cauldrons": cauldrons,
+    "dwarvenholds": dwarvenholds,
+    "silos": silos,
+    "banded_hills": banded_hills,
+    "starlit_sigil": starlit_sigil,
+}

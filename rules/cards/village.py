@@ -1,0 +1,155 @@
+"""The village scoring cards (base 34-37, Heroes village back).  Rulings: docs/RULINGS.md."""
+
+from __future__ import annotations
+
+from rules.cards._grid import EMPTY, Cluster, Grid, N, cluster_label
+from rules.cards.model import Outcome, Rule, item
+
+VILLAGE = "V"
+MOUNTAIN = "^"
+# Greengold Plains: the types a village cluster can border (a village neighbour would be part
+# of the cluster).  Hero counts when playing with heroes (pl Heroes rulebook, "Łączenie gier").
+_NEIGHBOUR_TYPES = frozenset("FPWM^H")
+_TYPE_NAMES = {"F": "forest", "P": "farm", "W": "water", "M": "monster", "^": "mountain", "H": "hero"}
+
+
+def _largest(clusters: list[Cluster]) -> Cluster | None:
+    """The largest cluster; ties go to the first in reading order."""
+    best: Cluster | None = None
+    for cl in clusters:
+        if best is None or cl.size > best.size:
+            best = cl
+    return best
+
+
+def wildholds(g: Grid) -> Outcome:
+    """8 per village cluster of 6 or more spaces."""
+    items = tuple(item(cluster_label(cl.cells), 8, cl.cells) for cl in g.clusters_of(VILLAGE) if cl.size >= 6)
+    return Outcome(items, f"{len(items)} clusters of >=6 villages x 8")
+
+
+def great_city(g: Grid) -> Outcome:
+    """1 per space of the largest village cluster that touches no mountain."""
+    cells = g.cells
+    eligible = [cl for cl in g.clusters_of(VILLAGE) if all(cells[n] != MOUNTAIN for n in cl.border)]
+    best = _largest(eligible)
+    if best is None:
+        return Outcome((), "no village cluster away from mountains")
+    return Outcome(
+        (item(cluster_label(best.cells), best.size, best.cells),),
+        f"largest village cluster away from mountains: {best.size} spaces x 1",
+    )
+
+
+def greengold_plains(g: Grid) -> Outcome:
+    """3 per village cluster bordering at least 3 different terrain types."""
+    cells = g.cells
+    items = []
+    for cl in g.clusters_of(VILLAGE):
+        kinds = {cells[n] for n in cl.border} & _NEIGHBOUR_TYPES
+        if len(kinds) >= 3:
+            names = ", ".join(sorted(_TYPE_NAMES[k] for k in kinds))
+            items.append(item(f"{cluster_label(cl.cells)} ({names})", 3, cl.cells))
+    return Outcome(tuple(items), f"{len(items)} village clusters next to >=3 terrain types x 3")
+
+
+def shieldgate(g: Grid) -> Outcome:
+    """2 per space of the second largest village cluster (a tie for largest gives the largest size)."""
+    ranked = sorted(g.clusters_of(VILLAGE), key=lambda cl: -cl.size)
+    if len(ranked) < 2:
+        return Outcome((), "fewer than two village clusters")
+    second = ranked[1]
+    return Outcome(
+        (item(cluster_label(second.cells), 2 * second.size, second.cells),),
+        f"second largest village cluster: {second.size} spaces x 2 (largest {ranked[0].size})",
+    )
+
+
+def _has_line4(cl: Cluster) -> bool:
+    inside = set(cl.cells)
+    for i in cl.cells:
+        r, c = divmod(i, N)
+        if c <= N - 4 and i + 1 in inside and i + 2 in inside and i + 3 in inside:
+            return True
+        if r <= N - 4 and i + N in inside and i + 2 * N in inside and i + 3 * N in inside:
+            return True
+    return False
+
+
+def _has_square2(cl: Cluster) -> bool:
+    inside = set(cl.cells)
+    for i in cl.cells:
+        r, c = divmod(i, N)
+        if r < N - 1 and c < N - 1 and i + 1 in inside and i + N in inside and i + N + 1 in inside:
+            return True
+    return False
+
+
+def traylo_monastery(g: Grid) -> Outcome:
+    """7 per village cluster containing 4 villages in a straight line."""
+    items = tuple(
+        item(cluster_label(cl.cells), 7, cl.cells)
+        for cl in g.clusters_of(VILLAGE)
+        if cl.size >= 4 and _has_line4(cl)
+    )
+    return Outcome(items, f"{len(items)} village clusters with a 1x4 line x 7")
+
+
+def gnomish_colony(g: Grid) -> Outcome:
+    """6 per village cluster containing a 2x2 square of villages."""
+    items = tuple(
+        item(cluster_label(cl.cells), 6, cl.cells)
+        for cl in g.clusters_of(VILLAGE)
+        if cl.size >= 4 and _has_square2(cl)
+    )
+    return Outcome(items, f"{len(items)} village clusters with a 2x2 square x 6")
+
+
+def outer_enclave(g: Grid) -> Outcome:
+    """Choose a village cluster: 1 per empty space next to it (best choice; ties: reading order)."""
+    cells = g.cells
+    best: Cluster | None = None
+    best_empty: list[int] = []
+    for cl in g.clusters_of(VILLAGE):
+        empty = sorted(n for n in cl.border if cells[n] == EMPTY)
+        if len(empty) > len(best_empty):
+            best, best_empty = cl, empty
+    if best is None:
+        return Outcome((), "no village cluster with an empty neighbour")
+    choice = cluster_label(best.cells)
+    return Outcome(
+        (item(f"empty spaces next to the {choice}", len(best_empty), best_empty),),
+        f"best village cluster has {len(best_empty)} empty neighbours x 1",
+        choice,
+    )
+
+
+def caravansary(g: Grid) -> Outcome:
+    """Choose a village cluster: 1 per row and 1 per column it occupies (best choice)."""
+    best: Cluster | None = None
+    best_rows = best_cols = 0
+    for cl in g.clusters_of(VILLAGE):
+        rows = len({i // N for i in cl.cells})
+        cols = len({i % N for i in cl.cells})
+        if rows + cols > best_rows + best_cols:
+            best, best_rows, best_cols = cl, rows, cols
+    if best is None:
+        return Outcome((), "no village cluster")
+    choice = cluster_label(best.cells)
+    return Outcome(
+        (item(choice, best_rows + best_cols, best.cells),),
+        f"best village cluster spans {best_rows} rows + {best_cols} columns x 1",
+        choice,
+    )
+
+
+RULES: dict[str, Rule] = {
+    "wildholds": wildholds,
+    "great_city": great_city,
+    "greengold_plains": greengold_plains,
+    "shieldgate": shieldgate,
+    "traylo_monastery": traylo_monastery,
+    "outer_enclave": outer_enclave,
+    "gnomish_colony": gnomish_colony,
+    "caravansary": caravansary,
+}
