@@ -1,0 +1,231 @@
+"""Training and evaluation patches, made only by the project's own renderer.
+
+One sample = one random game state (``models.synth``) rendered on a page, photographed by the synthetic
+camera at some tier, rectified with its TRUE corners jittered by up to :data:`CORNER_JITTER` cell (the
+locator's error), and cut by :mod:`scanner.sample` — exactly the path a real photo takes at inference.
+Labels come from the renderer's truth. Per sheet the patches are white-balanced like inference does.
+
+Patches are cached per sample as ``.npz`` under :data:`DEFAULT_CACHE` (gitignored), in a directory
+named by a fingerprint of the renderer and scanner sources, so a code change never reuses stale data.
+The train and eval splits use disjoint seed ranges, and the renderer draws the eval split with drawing
+styles never used for training (``DrawStyle.random(rng, split="eval")``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scanner.classify import TERRAIN_SYMBOLS, white_balance
+
+GENERATOR = "models.synth.generate.make_sample -> scanner.rectify.rectify -> scanner.sample"
+DEFAULT_CACHE = Path(os.environ.get("CARTOSCAN_CACHE", ".cache/patches"))
+#: Camera tiers cycled over the seeds (phone, the main target, twice as often).
+TIERS = ("phone", "scan", "phone", "webcam", "hard")
+#: Largest corner offset (cells, each axis, uniform) added to the true corners: the locator's error.
+CORNER_JITTER = 0.08
+#: First seed of each split; the ranges never meet for any sensible sample count.
+SEED_BASE = {"train": 1_000_000, "eval": 9_000_000, "bench": 7_000_000}
+SEED_STRIDE = 100_000
+
+#: Terrain class index of each notation symbol (printed ``^``/``-`` and ``?`` have none).
+CLASS_OF = {s: i for i, s in enumerate(TERRAIN_SYMBOLS)}
+COIN_CLASS = {"empty": 0, "filled": 1, "crossed": 2}
+#: Sources whose change invalidates cached patches.
+_FINGERPRINT_FILES = ("models/synth", "scanner/rectify.py", "scanner/sample.py", "scanner/constants.py",
+                      "scanner/geometry.json", "models/dataset.py")
+
+
+def seeds(split: str, n: int, seed: int = 0) -> list[int]:
+    """The ``n`` sample seeds of ``split`` for recipe seed ``seed``."""
+    base = SEED_BASE[split] + seed * SEED_STRIDE
+    return list(range(base, base + n))
+
+
+def seed_range(split: str, n: int, seed: int = 0) -> list[int]:
+    s = seeds(split, n, seed)
+    return [s[0], s[-1]] if s else []
+
+
+def tier_of(seed: int) -> str:
+    return TIERS[seed % len(TIERS)]
+
+
+@dataclass
+class Patches:
+    """Labelled patches of one or more samples; ``*_sheet`` is each patch's sample index."""
+
+    cells: np.ndarray  # (N, P, P, 3) uint8, white-balanced
+    terrain: np.ndarray  # (N,) class index into TERRAIN_CLASSES
+    star: np.ndarray  # (N,) 0/1
+    ruins: np.ndarray  # (N,) 0/1: printed ruins under the drawing
+    cell_pos: np.ndarray  # (N,) r * 11 + c
+    cell_sheet: np.ndarray
+    coins: np.ndarray  # (M, P, P, 3)
+    coin: np.ndarray  # (M,) index into COIN_CLASSES
+    coin_sheet: np.ndarray
+    edges: np.ndarray  # (K, h, w, 3), lying horizontally
+    edge: np.ndarray  # (K,) 0/1
+    edge_sheet: np.ndarray
+
+    def arrays(self, kind: str) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
+        """(inputs, label arrays per head, sample index) for ``kind`` in ``cell``, ``coin``, ``edge``."""
+        if kind == "cell":
+            return self.cells, [self.terrain, self.star], self.cell_sheet
+        if kind == "coin":
+            return self.coins, [self.coin], self.coin_sheet
+        return self.edges, [self.edge], self.edge_sheet
+
+    @classmethod
+    def concat(cls, parts: Sequence[Patches]) -> Patches:
+        out: dict[str, Any] = {}
+        for f in fields(cls):
+            arrays = [getattr(p, f.name) for p in parts]
+            if f.name.endswith("_sheet"):
+                arrays = [np.full(len(a), i, np.int32) for i, a in enumerate(arrays)]
+            out[f.name] = np.concatenate(arrays)
+        return cls(**out)
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez_compressed(tmp, **{f.name: getattr(self, f.name) for f in fields(self)})
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path) -> Patches:
+        with np.load(path) as z:
+            return cls(**{f.name: z[f.name] for f in fields(cls)})
+
+
+def jitter_corners(
+    corners: np.ndarray, rng: np.random.Generator, amount: float = CORNER_JITTER
+) -> np.ndarray:
+    """Move each corner by up to ``amount`` cell on each axis (cell pitch estimated from the corners)."""
+    c = np.asarray(corners, np.float64)
+    pitch = np.mean([np.linalg.norm(c[(i + 1) % 4] - c[i]) for i in range(4)]) / 11.0
+    return c + rng.uniform(-amount, amount, size=c.shape) * pitch
+
+
+def edge_labels(pieces: Iterable[Iterable[tuple[int, int]]]) -> tuple[np.ndarray, np.ndarray]:
+    """Outline truth of the internal edges from the drawn pieces.
+
+    A player outlines every drawn shape, so an internal edge carries a pencil line when exactly one of
+    its two cells belongs to a piece or the two cells belong to different pieces.
+
+    Returns
+    -------
+    horizontal : (10, 11) bool — the edge below cell (r, c); vertical : (11, 10) bool — right of (r, c).
+    """
+    owner = np.full((11, 11), -1)
+    for k, piece in enumerate(pieces):
+        for r, c in piece:
+            owner[r, c] = k
+    differ_h = owner[:-1, :] != owner[1:, :]
+    differ_v = owner[:, :-1] != owner[:, 1:]
+    any_h = (owner[:-1, :] >= 0) | (owner[1:, :] >= 0)
+    any_v = (owner[:, :-1] >= 0) | (owner[:, 1:] >= 0)
+    return differ_h & any_h, differ_v & any_v
+
+
+def sample_patches(seed: int, split: str) -> Patches:
+    """Render, photograph, rectify (jittered true corners) and cut one sample."""
+    from models.synth.generate import make_sample
+    from scanner.rectify import rectify
+    from scanner.sample import cell_patches, coin_patches, edge_strips
+
+    sample = make_sample(seed, tier=tier_of(seed), split=split)
+    rng = np.random.default_rng([seed, 77])
+    corners = jitter_corners(sample.corners, rng)
+    canonical = rectify(sample.image, corners)
+    raw_cells = cell_patches(canonical)
+    cells = white_balance(raw_cells)
+    sheet = sample.sheet
+    keep, terrain, star, ruins, pos = [], [], [], [], []
+    for r in range(11):
+        for c in range(11):
+            sym = sheet[r, c].value
+            if sym not in CLASS_OF:  # printed mountain / wasteland: never classified
+                continue
+            keep.append(cells[r, c])
+            terrain.append(CLASS_OF[sym])
+            star.append(int((r, c) in sheet.stars))
+            ruins.append(int((r, c) in sheet.ruins))
+            pos.append(r * 11 + c)
+    coins = white_balance(coin_patches(canonical), raw_cells)
+    coin = np.array([COIN_CLASS[s] for s in sample.coin_states], np.int64)
+    strips = edge_strips(canonical)
+    lab_h, lab_v = edge_labels(sample.pieces)
+    edges = np.concatenate([strips.horizontal.reshape(-1, *strips.horizontal.shape[-3:]),
+                            strips.vertical.reshape(-1, *strips.vertical.shape[-3:])])
+    edges = white_balance(edges, raw_cells)
+    edge = np.concatenate([lab_h.ravel(), lab_v.ravel()]).astype(np.int64)
+    n, m, k = len(keep), len(coins), len(edges)
+    return Patches(
+        cells=np.stack(keep), terrain=np.array(terrain), star=np.array(star), ruins=np.array(ruins),
+        cell_pos=np.array(pos), cell_sheet=np.zeros(n, np.int32),
+        coins=coins, coin=coin, coin_sheet=np.zeros(m, np.int32),
+        edges=edges, edge=edge, edge_sheet=np.zeros(k, np.int32),
+    )
+
+
+def fingerprint(root: Path | None = None) -> str:
+    """A short hash of the sources that shape the patches."""
+    base = root if root is not None else Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for name in _FINGERPRINT_FILES:
+        p = base / name
+        files = sorted(p.rglob("*.py")) if p.is_dir() else [p]
+        for f in files:
+            if f.is_file():
+                h.update(f.relative_to(base).as_posix().encode())
+                h.update(f.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def _cached(args: tuple[int, str, str]) -> Patches:
+    seed, split, directory = args
+    path = Path(directory) / split / f"{seed}.npz"
+    if path.is_file():
+        try:
+            return Patches.load(path)
+        except (OSError, ValueError, KeyError):
+            pass
+    p = sample_patches(seed, split)
+    p.save(path)
+    return p
+
+
+def build(
+    sample_seeds: Sequence[int],
+    *,
+    split: str,
+    cache: Path | None = DEFAULT_CACHE,
+    workers: int = 1,
+    log: Callable[[str], None] | None = None,
+) -> Patches:
+    """Patches of all ``sample_seeds`` (cached when ``cache`` is given)."""
+    if cache is None:
+        return Patches.concat([sample_patches(s, split) for s in sample_seeds])
+    directory = str(Path(cache) / fingerprint())
+    jobs = [(s, split, directory) for s in sample_seeds]
+    parts: list[Patches] = []
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            for i, p in enumerate(pool.map(_cached, jobs, chunksize=4)):
+                parts.append(p)
+                if log and (i + 1) % 50 == 0:
+                    log(f"  {split}: {i + 1}/{len(jobs)} samples")
+    else:
+        for i, job in enumerate(jobs):
+            parts.append(_cached(job))
+            if log and (i + 1) % 50 == 0:
+                log(f"  {split}: {i + 1}/{len(jobs)} samples")
+    return Patches.concat(parts)

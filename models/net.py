@@ -1,0 +1,92 @@
+"""The classifier networks (torch; training only — inference runs the exported ONNX files).
+
+Three small CNNs, each exported to its own ONNX file:
+
+- :class:`CellNet` reads one grid-cell patch: a terrain head (``TERRAIN_CLASSES``, the destroyed ``X``
+  is a class of its own because it replaces the terrain), a binary hit-star head, and the pooled
+  penultimate features (a second output used by the per-sheet prototype vote in ``scanner.classify``).
+- :class:`CoinNet` reads one coin circle: empty, filled or crossed out.
+- :class:`EdgeNet` reads the strip along one internal cell edge: pencil outline drawn or not.
+
+Colour matters (coloured pencils) and so does stroke shape (graphite icons), so the nets see RGB at a
+resolution where a pencil stroke is still a couple of pixels wide.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+#: Terrain head class order; the notation symbol of each class is ``TERRAIN_SYMBOLS``.
+TERRAIN_CLASSES = ("empty", "forest", "village", "farm", "water", "monster", "hero", "destroyed")
+TERRAIN_SYMBOLS = (".", "F", "V", "P", "W", "M", "H", "X")
+COIN_CLASSES = ("empty", "filled", "crossed")
+EDGE_CLASSES = ("none", "outline")
+STAR_CLASSES = ("none", "star")
+
+#: Input sizes (height, width) of the three nets, in pixels.
+CELL_INPUT = (32, 32)
+COIN_INPUT = (32, 32)
+EDGE_INPUT = (16, 32)
+
+
+def _block(cin: int, cout: int, *, pool: bool) -> nn.Sequential:
+    layers: list[nn.Module] = [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
+                               nn.ReLU()]
+    if pool:
+        layers.append(nn.MaxPool2d(2))
+    return nn.Sequential(*layers)
+
+
+class _Trunk(nn.Module):
+    """Conv blocks then global average pooling -> a feature vector."""
+
+    def __init__(self, widths: tuple[int, ...], pools: tuple[bool, ...]) -> None:
+        super().__init__()
+        blocks = []
+        cin = 3
+        for w, p in zip(widths, pools, strict=True):
+            blocks.append(_block(cin, w, pool=p))
+            cin = w
+        self.blocks = nn.Sequential(*blocks)
+        self.features = cin
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.blocks(x).mean(dim=(2, 3))
+
+
+class CellNet(nn.Module):
+    """Cell patch (N, 3, 32, 32) normalised -> (terrain logits, star logits, features)."""
+
+    def __init__(self, widths: tuple[int, ...] = (16, 32, 48, 64)) -> None:
+        super().__init__()
+        self.trunk = _Trunk(widths, (True, True, True, False))
+        self.drop = nn.Dropout(0.1)
+        self.terrain = nn.Linear(self.trunk.features, len(TERRAIN_CLASSES))
+        self.star = nn.Linear(self.trunk.features, len(STAR_CLASSES))
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        f = self.trunk(x)
+        g = self.drop(f)
+        return self.terrain(g), self.star(g), f
+
+
+class SmallNet(nn.Module):
+    """A tiny one-head classifier (coins, edges) -> (logits, features)."""
+
+    def __init__(self, classes: int, widths: tuple[int, ...] = (12, 24, 32)) -> None:
+        super().__init__()
+        self.trunk = _Trunk(widths, (True, True, False))
+        self.head = nn.Linear(self.trunk.features, classes)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        f = self.trunk(x)
+        return self.head(f), f
+
+
+def CoinNet() -> SmallNet:
+    return SmallNet(len(COIN_CLASSES))
+
+
+def EdgeNet() -> SmallNet:
+    return SmallNet(len(EDGE_CLASSES))

@@ -1,0 +1,294 @@
+"""Train the cell, coin and edge nets on rendered sheets, calibrate, export ONNX, write the manifest.
+
+    python -m models.train --out models/ [--cells N] [--epochs E] [--seed S]
+
+The recipe is fixed by the seed: data from :mod:`models.dataset` (train split for fitting, a held-out
+part of it for temperature scaling, the eval split — unseen seeds and drawing styles — for the accuracy
+recorded in the manifest), torch on the CPU with one or two threads, minutes not hours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from models import dataset as ds
+from models.net import (
+    CELL_INPUT,
+    COIN_CLASSES,
+    COIN_INPUT,
+    EDGE_CLASSES,
+    EDGE_INPUT,
+    STAR_CLASSES,
+    TERRAIN_CLASSES,
+    CellNet,
+    CoinNet,
+    EdgeNet,
+)
+from scanner.classify import MANIFEST, prepare
+
+BATCH = 128
+LEARNING_RATE = 3e-3
+WEIGHT_DECAY = 1e-4
+#: Fraction of the training sheets held out for temperature scaling.
+CALIBRATION_FRACTION = 0.1
+
+
+@dataclass(frozen=True)
+class Task:
+    """One net to train: its inputs, labels per head and its export description."""
+
+    name: str
+    make: Callable[[], nn.Module]
+    size: tuple[int, int]
+    heads: tuple[str, ...]  # names of the logit outputs, in forward() order
+    classes: tuple[tuple[str, ...], ...]
+
+
+TASKS = {
+    "cell": Task("cell", CellNet, CELL_INPUT, ("terrain", "star"), (TERRAIN_CLASSES, STAR_CLASSES)),
+    "coin": Task("coin", CoinNet, COIN_INPUT, ("coin",), (COIN_CLASSES,)),
+    "edge": Task("edge", EdgeNet, EDGE_INPUT, ("edge",), (EDGE_CLASSES,)),
+}
+
+
+def git_commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True)
+        dirty = subprocess.run(["git", "status", "--porcelain", "models", "scanner"], capture_output=True,
+                               text=True, check=True).stdout.strip()
+        return out.stdout.strip() + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def channel_stats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-channel mean and std of uint8 patches (N, h, w, 3), in [0, 1] units."""
+    f = x.reshape(-1, 3).astype(np.float64) / 255.0
+    return f.mean(axis=0).astype(np.float32), np.maximum(f.std(axis=0), 1e-3).astype(np.float32)
+
+
+def augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """Cheap photometric and geometric jitter: exposure, contrast, a shift of up to 2 px."""
+    n = x.shape[0]
+    gain = 1.0 + 0.15 * (torch.rand(n, 1, 1, 1, generator=gen) * 2 - 1)
+    bias = 0.15 * (torch.rand(n, 1, 1, 1, generator=gen) * 2 - 1)
+    x = x * gain + bias
+    dy, dx = (int(v) for v in torch.randint(-2, 3, (2,), generator=gen))
+    return torch.roll(x, shifts=(dy, dx), dims=(2, 3))
+
+
+def fit(
+    task: Task,
+    x: np.ndarray,
+    labels: Sequence[np.ndarray],
+    *,
+    epochs: int,
+    seed: int,
+    log: Callable[[str], None],
+) -> nn.Module:
+    """Train ``task``'s net on normalised inputs ``x`` (N, 3, H, W) with one label array per head."""
+    torch.manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
+    net = task.make()
+    opt = torch.optim.AdamW(net.parameters(), lr=LEARNING_RATE, weight_decay=WEIGHT_DECAY)
+    steps = max(1, epochs * int(np.ceil(len(x) / BATCH)))
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=LEARNING_RATE, total_steps=steps)
+    xt = torch.from_numpy(x)
+    yt = [torch.from_numpy(y.astype(np.int64)) for y in labels]
+    # Rare classes (hero, destroyed, stars) get more weight so they are not drowned by empty cells.
+    weights = [_class_weights(y, len(c)) for y, c in zip(labels, task.classes, strict=True)]
+    losses = [nn.CrossEntropyLoss(weight=w, label_smoothing=0.02) for w in weights]
+    for epoch in range(epochs):
+        net.train()
+        order = torch.randperm(len(x), generator=gen)
+        total = 0.0
+        t0 = time.perf_counter()
+        for i in range(0, len(x), BATCH):
+            idx = order[i : i + BATCH]
+            out = net(augment(xt[idx], gen))
+            loss = sum(lf(o, y[idx]) for lf, o, y in zip(losses, out, yt, strict=False))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+        log(f"  {task.name} epoch {epoch + 1}/{epochs}: loss {total / len(x):.4f} "
+            f"({time.perf_counter() - t0:.0f} s)")
+    return net.eval()
+
+
+def _class_weights(y: np.ndarray, n: int) -> torch.Tensor:
+    counts = np.bincount(y, minlength=n).astype(np.float64)
+    w = 1.0 / np.sqrt(np.maximum(counts, 1.0))
+    w = w / (w * counts).sum() * counts.sum()
+    return torch.tensor(np.minimum(w, 10.0 * w.min()), dtype=torch.float32)
+
+
+@torch.no_grad()
+def logits_of(net: nn.Module, x: np.ndarray, heads: int) -> list[np.ndarray]:
+    outs: list[list[np.ndarray]] = [[] for _ in range(heads)]
+    for i in range(0, len(x), 512):
+        res = net(torch.from_numpy(x[i : i + 512]))
+        for h in range(heads):
+            outs[h].append(res[h].numpy())
+    return [np.concatenate(o) if o else np.zeros((0, 1), np.float32) for o in outs]
+
+
+def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
+    """The temperature minimising the negative log-likelihood on held-out data (grid over log T)."""
+    if len(y) == 0:
+        return 1.0
+    best_t, best_nll = 1.0, np.inf
+    for t in np.exp(np.linspace(np.log(0.2), np.log(5.0), 80)):
+        z = logits / t
+        z = z - z.max(axis=1, keepdims=True)
+        nll = float(np.mean(np.log(np.exp(z).sum(axis=1)) - z[np.arange(len(y)), y]))
+        if nll < best_nll:
+            best_t, best_nll = float(t), nll
+    return best_t
+
+
+def export_onnx(net: nn.Module, task: Task, path: Path) -> list[str]:
+    """Export with a dynamic batch axis; returns the output names (logits per head, then features)."""
+    outputs = [*task.heads, "features"]
+    dummy = torch.zeros(2, 3, *task.size)
+    torch.onnx.export(
+        net,
+        (dummy,),
+        str(path),
+        input_names=["input"],
+        output_names=outputs,
+        dynamic_axes={"input": {0: "n"}, **{o: {0: "n"} for o in outputs}},
+        opset_version=17,
+        dynamo=False,
+    )
+    return outputs
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def train_task(
+    task: Task,
+    train: tuple[np.ndarray, list[np.ndarray]],
+    calib: tuple[np.ndarray, list[np.ndarray]],
+    evaluation: tuple[np.ndarray, list[np.ndarray]],
+    *,
+    out: Path,
+    epochs: int,
+    seed: int,
+    log: Callable[[str], None],
+) -> dict[str, Any]:
+    """Fit, calibrate, export and measure one net; returns its manifest entry."""
+    mean, std = channel_stats(train[0])
+    xs = [prepare(p, task.size, mean, std) for p in (train[0], calib[0], evaluation[0])]
+    t0 = time.perf_counter()
+    net = fit(task, xs[0], train[1], epochs=epochs, seed=seed, log=log)
+    seconds = time.perf_counter() - t0
+    heads = len(task.heads)
+    cal_logits = logits_of(net, xs[1], heads)
+    temps = {h: fit_temperature(cal_logits[i], calib[1][i]) for i, h in enumerate(task.heads)}
+    ev_logits = logits_of(net, xs[2], heads)
+    accuracy = {
+        h: float(np.mean(ev_logits[i].argmax(axis=1) == evaluation[1][i])) if len(evaluation[1][i]) else None
+        for i, h in enumerate(task.heads)
+    }
+    path = out / f"{task.name}.onnx"
+    outputs = export_onnx(net, task, path)
+    log(f"  {task.name}: T={temps} eval accuracy={accuracy} ({seconds:.0f} s training)")
+    entry: dict[str, Any] = {
+        "file": path.name,
+        "sha256": sha256(path),
+        "input": {"size": list(task.size), "layout": "NCHW", "channels": "BGR white-balanced",
+                  "scale": "1/255", "mean": mean.tolist(), "std": std.tolist()},
+        "outputs": outputs,
+        "classes": list(task.classes[0]),
+        "temperature": temps,
+        "train_size": len(train[0]),
+        "calibration_size": len(calib[0]),
+        "eval_size": len(evaluation[0]),
+        "eval_accuracy": accuracy,
+        "train_seconds": round(seconds, 1),
+        "parameters": sum(p.numel() for p in net.parameters()),
+    }
+    if heads > 1:
+        entry["head_classes"] = {h: list(c) for h, c in zip(task.heads, task.classes, strict=True)}
+    return entry
+
+
+def split_arrays(p: ds.Patches, kind: str, held: np.ndarray) -> tuple[tuple, tuple]:
+    """(train, calibration) arrays of one patch kind; ``held`` marks calibration sheets."""
+    x, labels, sheet = p.arrays(kind)
+    cal = held[sheet]
+    return (x[~cal], [y[~cal] for y in labels]), (x[cal], [y[cal] for y in labels])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.split("\n")[0])
+    ap.add_argument("--out", type=Path, default=Path("models"))
+    ap.add_argument("--cells", type=int, default=30000, help="training cell patches (121 per sheet)")
+    ap.add_argument("--eval-cells", type=int, default=6000, help="eval-split cell patches")
+    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--cache", type=Path, default=ds.DEFAULT_CACHE)
+    ap.add_argument("--workers", type=int, default=1, help="processes rendering training sheets")
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    log = lambda s: print(s, flush=True)  # noqa: E731
+    t_start = time.perf_counter()
+    n_train = max(2, int(np.ceil(args.cells / 121)))
+    n_eval = max(1, int(np.ceil(args.eval_cells / 121)))
+    log(f"rendering {n_train} training and {n_eval} eval sheets (cache {args.cache})")
+    train = ds.build(ds.seeds("train", n_train, args.seed), split="train", cache=args.cache,
+                     workers=args.workers, log=log)
+    evaluation = ds.build(ds.seeds("eval", n_eval, args.seed), split="eval", cache=args.cache,
+                          workers=args.workers, log=log)
+    data_seconds = time.perf_counter() - t_start
+    rng = np.random.default_rng(args.seed)
+    held = rng.random(n_train) < CALIBRATION_FRACTION
+    held[0] = True  # never an empty calibration set
+    args.out.mkdir(parents=True, exist_ok=True)
+    entries = {}
+    for i, task in enumerate(TASKS.values()):
+        log(f"training {task.name}")
+        tr, cal = split_arrays(train, task.name, held)
+        ev_x, ev_y, _ = evaluation.arrays(task.name)
+        entries[task.name] = train_task(task, tr, cal, (ev_x, ev_y), out=args.out, epochs=args.epochs,
+                                        seed=args.seed + i, log=log)
+    manifest = {
+        "about": "cartoscan classifier models; checked on load by scanner.classify.load_models",
+        "code_version": git_commit(),
+        "torch": torch.__version__,
+        "recipe": {"command": "python -m models.train " + " ".join(sys.argv[1:] if argv is None else argv),
+                   "seed": args.seed, "epochs": args.epochs, "batch": BATCH, "lr": LEARNING_RATE},
+        "data": {"generator": ds.GENERATOR, "train_sheets": n_train - int(held.sum()),
+                 "calibration_sheets": int(held.sum()), "eval_sheets": n_eval,
+                 "train_seeds": ds.seed_range("train", n_train, args.seed),
+                 "eval_seeds": ds.seed_range("eval", n_eval, args.seed),
+                 "tiers": list(ds.TIERS), "corner_jitter_cells": ds.CORNER_JITTER,
+                 "render_seconds": round(data_seconds, 1)},
+        "models": entries,
+        "total_seconds": round(time.perf_counter() - t_start, 1),
+    }
+    (args.out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    log(f"wrote {args.out / MANIFEST} ({manifest['total_seconds']:.0f} s total)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,281 @@
+"""Photo in, reading out: load -> locate (or given corners) -> rectify -> sample -> classify.
+
+:func:`read_photo` returns a :class:`Reading` or a falsy :class:`scanner.failure.Failure`.
+:func:`sheet_from_photo` is what ``cartoscan score`` uses on a photo: it raises :class:`PhotoError`
+(one readable line) when the photo cannot be read or holds cells read as ``?``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rules import Sheet
+from scanner.classify import TERRAIN_SYMBOLS, Models, SheetReading, classify_sheet, label
+from scanner.debug import DebugSink, emit
+from scanner.failure import Failure
+from scanner.load import load_image
+from scanner.rectify import rectify
+from scanner.sample import cell_patches, coin_patches, edge_strips
+
+__all__ = ["DoubtfulError", "PhotoError", "Reading", "parse_corners", "read_photo", "sheet_from_photo"]
+
+
+class PhotoError(ValueError):
+    """A photo could not be turned into a sheet; the message is one line for a person."""
+
+    def __init__(self, message: str, reason: str = "unreadable") -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class DoubtfulError(PhotoError):
+    """The photo was read, but some cells are ``?`` (listed in :attr:`cells`)."""
+
+    def __init__(self, message: str, cells: tuple[str, ...]) -> None:
+        super().__init__(message, "doubtful")
+        self.cells = cells
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Everything read from one photo.
+
+    Attributes
+    ----------
+    sheet : rules.Sheet
+        The reading, ``?`` on every doubtful cell.
+    guess : rules.Sheet
+        The same with the most likely class on the doubtful cells (for ``--allow-doubtful``).
+    confidence : (11, 11) float
+        Calibrated probability of each cell's label (1.0 on printed cells).
+    doubtful : tuple of str
+        Labels of the ``?`` cells, e.g. ``("C4", "H10")``.
+    outlines : dict
+        ``{"horizontal": (10, 11), "vertical": (11, 10)}`` probabilities of a drawn outline on each
+        internal edge (see :class:`scanner.sample.EdgeStrips`).
+    corners : (4, 2) float
+        Grid corners A1, A11, K11, K1 in photo px.
+    orientation : int
+        Clockwise rotation (degrees) the sheet shows in the photo; ``None`` when corners were given.
+    timings : dict
+        Seconds per stage.
+    """
+
+    sheet: Sheet
+    guess: Sheet
+    confidence: np.ndarray
+    doubtful: tuple[str, ...]
+    doubtful_coins: tuple[int, ...]
+    coin_states: tuple[str, ...]
+    outlines: dict[str, np.ndarray]
+    corners: np.ndarray
+    orientation: int | None
+    timings: dict[str, float] = field(default_factory=dict)
+    probabilities: np.ndarray | None = None
+
+    @property
+    def side(self) -> str:
+        return self.sheet.side
+
+    @property
+    def coins(self) -> int:
+        return self.sheet.coins
+
+    @property
+    def spent(self) -> int:
+        return self.sheet.spent
+
+    @property
+    def stars(self) -> frozenset[tuple[int, int]]:
+        return self.sheet.stars
+
+    def to_json(self) -> dict[str, Any]:
+        """The CONTRACT §3 ``scan`` object plus this project's extra fields."""
+        return {
+            "side": self.side,
+            "grid": list(self.sheet.rows),
+            "coins": self.coins,
+            "spent": self.spent,
+            "stars": sorted(label(r, c) for r, c in self.stars),
+            "confidence": [[round(float(v), 4) for v in row] for row in self.confidence],
+            "orientation": self.orientation,
+            "doubtful": list(self.doubtful),
+            "doubtful_coins": [i + 1 for i in self.doubtful_coins],
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+            "outlines": {k: [[round(float(v), 3) for v in row] for row in a]
+                         for k, a in self.outlines.items()},
+            "timings_ms": {k: round(v * 1000, 1) for k, v in self.timings.items()},
+        }
+
+
+def parse_corners(text: str) -> np.ndarray:
+    """``"x1,y1,x2,y2,x3,y3,x4,y4"`` (A1, A11, K11, K1 corners) -> (4, 2) array.
+
+    Raises
+    ------
+    ValueError
+        When the text is not eight numbers.
+    """
+    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        raise ValueError(f"--corners wants eight numbers x1,y1,...,x4,y4; got {text!r}") from None
+    if len(values) != 8:
+        raise ValueError(
+            f"--corners wants eight numbers x1,y1,...,x4,y4 (A1, A11, K11, K1), not {len(values)}"
+        )
+    return np.asarray(values, dtype=np.float64).reshape(4, 2)
+
+
+def _orientation_of(corners: np.ndarray) -> int:
+    # The A1->A11 edge points along +x at 0 degrees; round its angle to a quarter turn.
+    d = corners[1] - corners[0]
+    angle = np.degrees(np.arctan2(d[1], d[0]))
+    return round(float(angle) / 90.0) % 4 * 90
+
+
+def read_photo(
+    path: str | Path,
+    *,
+    corners: np.ndarray | None = None,
+    side: str | None = None,
+    debug: DebugSink | None = None,
+    models: Models | None = None,
+) -> Reading | Failure:
+    """Read one photo of a map sheet.
+
+    Parameters
+    ----------
+    path : photo file.
+    corners : (4, 2), optional
+        Grid corners A1, A11, K11, K1 in photo px; skips the locator (the side then defaults to
+        ``side`` or ``"A"``).
+    side : ``"A"``..``"D"``, optional; overrides the side the locator found.
+    debug : optional sink for intermediate images.
+
+    Returns
+    -------
+    Reading, or a falsy Failure (``unreadable``, ``no_sheet``, ...).
+    """
+    timings: dict[str, float] = {}
+    t = time.perf_counter()
+    image = load_image(path)
+    timings["load"] = time.perf_counter() - t
+    if isinstance(image, Failure):
+        return image
+    crossings = None
+    orientation: int | None
+    t = time.perf_counter()
+    if corners is None:
+        from scanner.locate import locate_sheet  # the locator is the heaviest import; only when needed
+
+        location = locate_sheet(image, debug=debug)
+        timings["locate"] = time.perf_counter() - t
+        if isinstance(location, Failure) or not location:
+            return location
+        found = np.asarray(location.corners, dtype=np.float64)
+        orientation = int(location.orientation)
+        crossings = getattr(location, "crossings", None)
+        sheet_side = side or location.side
+    else:
+        found = np.asarray(corners, dtype=np.float64)
+        h, w = image.shape[:2]
+        if found.shape != (4, 2) or not np.all((found >= -0.5 * max(h, w)) & (found <= 1.5 * max(h, w))):
+            return Failure("no_sheet", "the given corners lie far outside the photo")
+        orientation = _orientation_of(found)
+        sheet_side = side or "A"
+    t = time.perf_counter()
+    canonical = rectify(image, found, crossings=crossings)
+    timings["rectify"] = time.perf_counter() - t
+    emit(debug, "canonical", canonical)
+    t = time.perf_counter()
+    cells = cell_patches(canonical)
+    coins = coin_patches(canonical)
+    strips = edge_strips(canonical)
+    timings["sample"] = time.perf_counter() - t
+    t = time.perf_counter()
+    reading = classify_sheet(cells, sheet_side, coin_patches=coins, edge_strips=strips._asdict(),
+                             models=models)
+    timings["classify"] = time.perf_counter() - t
+    if debug is not None:
+        emit(debug, "reading", overlay(canonical, reading))
+    return assemble(reading, found, orientation, timings)
+
+
+def assemble(
+    reading: SheetReading, corners: np.ndarray, orientation: int | None, timings: dict[str, float]
+) -> Reading:
+    """Turn the classifier's reading into a :class:`Reading` with its rules.Sheet."""
+    coins = min(reading.coins, 14 - reading.spent)
+    sheet = Sheet(reading.grid, side=reading.side, coins=coins, spent=reading.spent, stars=reading.stars)
+    best = reading.probabilities.argmax(axis=-1)
+    guess_rows = [
+        "".join(TERRAIN_SYMBOLS[best[r, c]] if ch == "?" else ch for c, ch in enumerate(row))
+        for r, row in enumerate(reading.grid)
+    ]
+    guess = sheet.replace({(r, c): guess_rows[r][c] for r, c in _cells_of(reading.doubtful)})
+    return Reading(
+        sheet=sheet,
+        guess=guess,
+        confidence=reading.confidence,
+        doubtful=reading.doubtful,
+        doubtful_coins=reading.doubtful_coins,
+        coin_states=reading.coin_states,
+        outlines=reading.outlines,
+        corners=corners,
+        orientation=orientation,
+        timings=timings,
+        probabilities=reading.probabilities,
+    )
+
+
+def _cells_of(labels: tuple[str, ...]) -> list[tuple[int, int]]:
+    return [(ord(s[0]) - ord("A"), int(s[1:]) - 1) for s in labels]
+
+
+def overlay(canonical: np.ndarray, reading: SheetReading) -> np.ndarray:
+    """The canonical image with each cell's label written on it (red for ``?``), for --debug."""
+    import cv2
+
+    from scanner.constants import CANON_MARGIN, CANON_PPC
+
+    out = canonical.copy()
+    o = round(CANON_MARGIN * CANON_PPC)
+    for r, row in enumerate(reading.grid):
+        for c, ch in enumerate(row):
+            colour = (0, 0, 255) if ch == "?" else (160, 0, 0)
+            pos = (o + c * CANON_PPC + 4, o + r * CANON_PPC + 16)
+            cv2.putText(out, ch, pos, cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 1, cv2.LINE_AA)
+    return out
+
+
+def sheet_from_photo(
+    path: str | Path, *, allow_doubtful: bool = False, corners: np.ndarray | None = None
+) -> Sheet:
+    """The sheet to score from a photo.
+
+    Raises
+    ------
+    PhotoError
+        The photo is unreadable or shows no sheet (``reason`` says which).
+    DoubtfulError
+        Some cells are ``?`` and ``allow_doubtful`` is False; with it, the most likely labels are used.
+    """
+    result = read_photo(path, corners=corners)
+    if isinstance(result, Failure):
+        raise PhotoError(f"{path}: {result.message}", result.reason)
+    if result.doubtful and not allow_doubtful:
+        cells = ", ".join(result.doubtful)
+        raise DoubtfulError(
+            f"{path}: {len(result.doubtful)} cell(s) could not be read with confidence ({cells}); run "
+            f"'cartoscan scan {path} > map.sheet', fix the '?' cells and score map.sheet, "
+            "or pass --allow-doubtful to score the most likely reading",
+            result.doubtful,
+        )
+    return result.guess if allow_doubtful else result.sheet
