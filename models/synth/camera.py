@@ -1,0 +1,407 @@
+"""Photograph a rendered page: pose, paper curl, scene, light and optics, with exact truth.
+
+``photograph(page, rng, tier=...)`` returns a ``Photo`` whose ``corners`` (the grid's outer corners in
+sheet order A1, A11, K11, K1) and ``coin_centers`` are where those page points really landed, curl and
+all. Coordinates are OpenCV pixel coordinates (the centre of the top-left pixel is (0, 0)) on both the
+page and the photo. Every random choice comes from the ``rng`` passed in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from models.synth import scene
+from scanner.geometry import GRID_SIZE, geometry
+
+
+class PageLike(Protocol):
+    """What the camera needs of a rendered page (``models.synth.paper.Page`` fits)."""
+
+    @property
+    def image(self) -> np.ndarray: ...
+    @property
+    def ppc(self) -> float: ...
+    @property
+    def grid_origin(self) -> tuple[float, float]: ...
+
+
+@dataclass(frozen=True)
+class Tier:
+    """Ranges every random choice of one camera tier draws from; lengths in printed cells."""
+
+    name: str
+    megapixels: tuple[float, float]
+    aspects: tuple[float, ...]  # long/short side ratios to choose from
+    portrait: float  # chance of a portrait frame
+    fill: tuple[float, float]  # page bounding box / frame, linear
+    tilt: float  # degrees, largest camera tilt away from straight down
+    axis_aligned: float  # chance the sheet is near 0/90/180/270 rather than any angle
+    upright: float  # chance of orientation 0 among the axis-aligned ones
+    distance: tuple[float, float]  # camera distance / page diagonal (perspective strength)
+    defocus: tuple[float, float]  # Gaussian sigma, cells
+    motion: tuple[float, float]  # motion blur length, cells
+    motion_chance: float
+    noise: tuple[float, float]  # sensor noise sigma, 8-bit levels
+    exposure: tuple[float, float]  # overall brightness gain
+    jpeg: tuple[int, int]
+    curl: float  # largest lift of an edge, cells; 0 = flat
+    curl_chance: float
+    fold_chance: float
+    shadows: int  # at most this many hand/phone shadows
+    shadow_depth: float
+    glare: float  # peak glare, levels
+    glare_chance: float
+    gradient: float
+    vignette: float
+    cast: float
+    clutter: int  # at most this many objects on the table
+    tables: tuple[str, ...]
+
+
+# Tuning constants of the simulator, one place. The phone tier is the scanner's main target.
+TIERS: dict[str, Tier] = {
+    "scan": Tier("scan", (2.0, 9.0), (1.414, 1.294), 1.0, (0.85, 0.97), 0.0, 1.0, 0.85, (3.0, 3.0),
+                 (0.0, 0.01), (0.0, 0.0), 0.0, (0.5, 2.0), (0.97, 1.03), (80, 95), 0.0, 0.0, 0.0,
+                 0, 0.0, 0.0, 0.0, 0.03, 0.02, 0.01, 0, ("scanner",)),
+    "phone": Tier("phone", (1.5, 12.0), (4 / 3, 4 / 3, 16 / 9, 3 / 2, 1.0), 0.6, (0.45, 0.95), 30.0, 0.6,
+                  0.6, (1.2, 3.0), (0.0, 0.03), (0.0, 0.04), 0.25, (1.0, 5.0), (0.8, 1.1), (60, 95), 0.5,
+                  0.5, 0.15, 2, 0.35, 90.0, 0.25, 0.3, 0.2, 0.05, 5, ("wood", "cloth", "plain")),
+    "webcam": Tier("webcam", (0.9, 2.1), (16 / 9, 4 / 3), 0.0, (0.35, 0.9), 35.0, 0.5, 0.5, (1.1, 2.5),
+                   (0.01, 0.05), (0.0, 0.06), 0.4, (3.0, 9.0), (0.45, 0.9), (50, 85), 0.4, 0.4, 0.1, 2,
+                   0.4, 60.0, 0.2, 0.4, 0.35, 0.08, 4, ("wood", "cloth", "plain")),
+    "hard": Tier("hard", (1.0, 12.0), (4 / 3, 16 / 9, 3 / 2, 1.0, 2.0), 0.5, (0.25, 0.95), 45.0, 0.2, 0.25,
+                 (1.0, 3.0), (0.02, 0.07), (0.0, 0.12), 0.6, (4.0, 12.0), (0.4, 1.25), (50, 80), 0.9, 0.7,
+                 0.3, 3, 0.55, 160.0, 0.5, 0.55, 0.45, 0.1, 8, ("wood", "cloth", "plain")),
+}
+
+
+class CameraError(ValueError):
+    """A photo could not be simulated with the requested settings."""
+
+
+# ----------------------------------------------------------------------------------------------- paper
+
+
+@dataclass(frozen=True)
+class PaperWarp:
+    """Smooth non-flat paper as a displacement field on the page (page px).
+
+    The photo pixel that would show flat-page point ``q`` shows page point ``q + d(q)`` instead. Curl
+    lifts a band along one or two edges (quadratic ramp); a fold bends the page along a straight crease.
+    """
+
+    curls: tuple[tuple[float, float, float, float, float], ...] = ()  # (nx, ny, offset, width, lift)
+    fold: tuple[float, float, float, float] | None = None  # (nx, ny, offset, slope)
+    fold_shade: float = 1.0
+
+    def displacement(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``d(q)`` at page points ``(x, y)`` (any shape arrays)."""
+        dx = np.zeros_like(x, dtype=np.float64)
+        dy = np.zeros_like(y, dtype=np.float64)
+        for nx, ny, off, width, lift in self.curls:
+            # distance inward from the edge; the band [0, width] ramps quadratically.
+            dist = np.clip(nx * x + ny * y - off, 0.0, width)
+            ramp = lift * ((width - dist) / width) ** 2
+            dx += nx * ramp
+            dy += ny * ramp
+        if self.fold is not None:
+            nx, ny, off, slope = self.fold
+            s = nx * x + ny * y - off
+            soft = np.logaddexp(0.0, s / 4.0) * 4.0  # softplus: a crease 4 px wide
+            dx -= nx * slope * soft
+            dy -= ny * slope * soft
+        return dx, dy
+
+    def unwarp(self, pts: np.ndarray) -> np.ndarray:
+        """Flat points ``q`` with ``q + d(q) = pts`` (fixed-point iteration; the field is a contraction)."""
+        q = np.array(pts, dtype=np.float64)
+        if not self.curls and self.fold is None:
+            return q
+        for _ in range(60):
+            dx, dy = self.displacement(q[:, 0], q[:, 1])
+            q = pts - np.stack([dx, dy], 1)
+        return q
+
+
+def random_warp(rng: np.random.Generator, tier: Tier, page_size: tuple[int, int], ppc: float) -> PaperWarp:
+    """Curl along random edges and sometimes a fold, sized for ``tier``."""
+    w, h = page_size
+    curls = []
+    if tier.curl > 0 and rng.random() < tier.curl_chance:
+        edges = [(1.0, 0.0, 0.0), (-1.0, 0.0, -(w - 1.0)), (0.0, 1.0, 0.0), (0.0, -1.0, -(h - 1.0))]
+        for i in rng.choice(4, size=int(rng.integers(1, 3)), replace=False):
+            nx, ny, off = edges[int(i)]
+            width = ppc * rng.uniform(2.0, 5.0)
+            lift = ppc * tier.curl * rng.uniform(0.2, 1.0) * rng.choice([-1.0, 1.0])
+            lift = float(np.clip(lift, -0.4 * width, 0.4 * width))  # keeps the map one-to-one
+            curls.append((nx, ny, off, width, lift))
+    fold = None
+    shade = 1.0
+    if rng.random() < tier.fold_chance:
+        vertical = rng.random() < 0.5
+        a = rng.normal(0.0, 0.05) + (0.0 if vertical else np.pi / 2)
+        nx, ny = float(np.cos(a)), float(np.sin(a))
+        centre = np.array([w, h]) * rng.uniform(0.3, 0.7, 2)
+        fold = (nx, ny, float(nx * centre[0] + ny * centre[1]), float(rng.uniform(0.005, 0.03)))
+        shade = float(rng.uniform(0.85, 0.97))
+    return PaperWarp(tuple(curls), fold, shade)
+
+
+# ----------------------------------------------------------------------------------------------- pose
+
+
+def choose_size(rng: np.random.Generator, tier: Tier) -> tuple[int, int]:
+    """Photo size (width, height) with a common aspect ratio and megapixels in the tier's range."""
+    lo, hi = tier.megapixels
+    mp = float(np.exp(rng.uniform(np.log(lo), np.log(hi))))
+    aspect = float(rng.choice(tier.aspects))
+    long_side = int(np.sqrt(mp * 1e6 * aspect))
+    short_side = int(long_side / aspect)
+    while long_side * short_side > hi * 1e6:
+        long_side -= 1
+        short_side = int(long_side / aspect)
+    while long_side * short_side < lo * 1e6:
+        long_side += 1
+        short_side = int(np.ceil(long_side / aspect))
+    if tier.name == "scan" or rng.random() < tier.portrait:
+        return short_side, long_side
+    return long_side, short_side
+
+
+def _rotation(axis_angle: float, tilt: float, roll: float) -> np.ndarray:
+    """Rotation: tilt by ``tilt`` about an in-plane axis at ``axis_angle``, then roll about z."""
+    ax = np.array([np.cos(axis_angle), np.sin(axis_angle), 0.0])
+    k = np.array([[0, -ax[2], ax[1]], [ax[2], 0, -ax[0]], [-ax[1], ax[0], 0]])
+    tilt_m = np.eye(3) + np.sin(tilt) * k + (1 - np.cos(tilt)) * (k @ k)
+    c, s = np.cos(roll), np.sin(roll)
+    roll_m = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+    return roll_m @ tilt_m
+
+
+def _pose(rng: np.random.Generator, tier: Tier) -> tuple[float, float, float, float]:
+    """(roll, tilt, tilt axis, distance), angles in radians; roll is clockwise in the photo."""
+    if rng.random() < tier.axis_aligned:
+        quarter = 0 if rng.random() < tier.upright else int(rng.integers(1, 4))
+        spread = 0.4 if tier.name == "scan" else 8.0
+        roll = np.deg2rad(90.0 * quarter + rng.normal(0.0, spread))
+    else:
+        roll = rng.uniform(0.0, 2 * np.pi)
+    tilt = np.deg2rad(tier.tilt * np.sqrt(rng.random()))
+    return float(roll), float(tilt), float(rng.uniform(0, 2 * np.pi)), float(rng.uniform(*tier.distance))
+
+
+def _place(rng: np.random.Generator, tier: Tier, page_size: tuple[int, int], size: tuple[int, int],
+           must_see: np.ndarray) -> np.ndarray:
+    """Homography page px -> photo px for a random pose that keeps ``must_see`` (page px) in frame."""
+    pw, ph = page_size
+    w, h = size
+    src = np.array([[0, 0], [pw - 1, 0], [pw - 1, ph - 1], [0, ph - 1]], np.float64)
+    diag = float(np.hypot(pw, ph))
+    for _ in range(50):
+        roll, tilt, axis, dist = _pose(rng, tier)
+        r = _rotation(axis, tilt, roll)
+        local = np.c_[(src - [pw / 2, ph / 2]) / diag, np.zeros(4)]
+        cam = local @ r.T + [0.0, 0.0, dist]
+        proj = cam[:, :2] / cam[:, 2:3]
+        span = proj.max(0) - proj.min(0)
+        fill = rng.uniform(*tier.fill)
+        scale = fill / max(span[0] / w, span[1] / h)
+        proj = (proj - proj.min(0)) * scale
+        slack = np.array([w, h]) - (proj.max(0) - proj.min(0))
+        proj += slack * rng.uniform(0.0, 1.0, 2) if tier.name != "scan" else slack / 2 + rng.normal(0, 4, 2)
+        hom = cv2.getPerspectiveTransform(src.astype(np.float32), proj.astype(np.float32)).astype(np.float64)
+        seen = cv2.perspectiveTransform(must_see.reshape(-1, 1, 2), hom).reshape(-1, 2)
+        if (seen.min(0) >= 2).all() and (seen.max(0) <= [w - 3, h - 3]).all():
+            return hom
+    raise CameraError("could not place the sheet in the frame")
+
+
+def orientation_of(corners: np.ndarray) -> int:
+    """The clockwise rotation (0/90/180/270) nearest to the sheet's top edge A1 -> A11 in the photo."""
+    d = corners[1] - corners[0]
+    angle = float(np.degrees(np.arctan2(d[1], d[0])))  # y down: positive = clockwise
+    return round(angle / 90.0) % 4 * 90
+
+
+# ----------------------------------------------------------------------------------------------- photo
+
+
+@dataclass(frozen=True, eq=False)
+class Photo:
+    """A simulated photo and where the sheet's landmarks are in it (photo px)."""
+
+    image: np.ndarray
+    corners: np.ndarray  # (4, 2) grid corners A1, A11, K11, K1
+    coin_centers: np.ndarray  # (14, 2)
+    homography: np.ndarray  # page px -> photo px for the flat page (curl on top: see ``warp``)
+    orientation: int
+    tier: str
+    jpeg: bytes = field(repr=False)
+    warp: PaperWarp = field(default_factory=PaperWarp)
+
+    def page_to_photo(self, pts: np.ndarray) -> np.ndarray:
+        """Map page px points (N, 2) to photo px through the curl and the homography."""
+        flat = self.warp.unwarp(np.asarray(pts, np.float64).reshape(-1, 2))
+        return np.asarray(cv2.perspectiveTransform(flat.reshape(-1, 1, 2), self.homography).reshape(-1, 2))
+
+
+def page_landmarks(page: PageLike) -> tuple[np.ndarray, np.ndarray]:
+    """Grid corners (4, 2) and coin centres (14, 2) of ``page`` in page px."""
+    g = geometry()
+    origin = np.asarray(page.grid_origin, np.float64)
+    corners = origin + page.ppc * g.grid_corners()
+    coins = origin + page.ppc * g.coin_centers()
+    return corners, coins
+
+
+def _local_scale(hom: np.ndarray, pts: np.ndarray) -> float:
+    """Largest photo px per page px of ``hom`` at ``pts``."""
+    out = 0.0
+    for x, y in pts:
+        a = cv2.perspectiveTransform(np.array([[[x, y], [x + 1, y], [x, y + 1]]], np.float64), hom)[0]
+        out = max(out, float(np.linalg.norm(a[1] - a[0])), float(np.linalg.norm(a[2] - a[0])))
+    return out
+
+
+def _maps(hom: np.ndarray, warp: PaperWarp, size: tuple[int, int], prescale: float,
+          step: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Sampling maps (full size, into the prescaled page) and the coarse page coordinates behind them."""
+    w, h = size
+    gw, gh = w // step + 2, h // step + 2
+    us, vs = np.meshgrid(np.arange(gw, dtype=np.float64) * step, np.arange(gh, dtype=np.float64) * step)
+    flat = cv2.perspectiveTransform(np.stack([us, vs], -1).reshape(-1, 1, 2), np.linalg.inv(hom))
+    qx, qy = flat[:, 0, 0].reshape(gh, gw), flat[:, 0, 1].reshape(gh, gw)
+    dx, dy = warp.displacement(qx, qy)
+    sx, sy = qx + dx, qy + dy
+    # Coarse grid node i sits at photo px i * step; resize's pixel-centre convention needs the crop.
+    fx = cv2.resize(((sx + 0.5) * prescale - 0.5).astype(np.float32), (gw * step, gh * step),
+                    interpolation=cv2.INTER_LINEAR)
+    fy = cv2.resize(((sy + 0.5) * prescale - 0.5).astype(np.float32), (gw * step, gh * step),
+                    interpolation=cv2.INTER_LINEAR)
+    off = (step - 1) // 2
+    # resize places source node i at destination (i + 0.5) * step - 0.5; shift so node i lands on i*step
+    fx = fx[off:off + h, off:off + w]
+    fy = fy[off:off + h, off:off + w]
+    return np.ascontiguousarray(fx), np.ascontiguousarray(fy), sx, sy
+
+
+def _soften(img: np.ndarray, sigma: float, motion: float, angle: float) -> np.ndarray:
+    """Defocus (Gaussian ``sigma`` px) and motion blur (``motion`` px long at ``angle``)."""
+    worst = max(sigma, motion / 2.5)
+    if worst < 0.4:
+        return img
+    h, w = img.shape[:2]
+    # Big kernels are slow at 12 MP: blur a reduced copy instead; the upsampling adds no detail back.
+    shrink = min(1.0, 2.5 / worst)
+    work = img if shrink == 1.0 else cv2.resize(img, (max(8, int(w * shrink)), max(8, int(h * shrink))),
+                                                interpolation=cv2.INTER_AREA)
+    if sigma * shrink > 0.3:
+        work = cv2.GaussianBlur(work, (0, 0), max(0.3, np.sqrt(max(0.09, (sigma * shrink) ** 2 - 0.25))))
+    length = motion * shrink
+    if length >= 1.5:
+        k = int(np.ceil(length)) | 1
+        kernel = np.zeros((k, k), np.float32)
+        c = k // 2
+        d = np.array([np.cos(angle), np.sin(angle)]) * (length - 1) / 2
+        a, b = np.round(c - d).astype(int), np.round(c + d).astype(int)
+        cv2.line(kernel, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 1.0, 1, cv2.LINE_AA)
+        work = cv2.filter2D(work, -1, kernel / kernel.sum())
+    if shrink < 1.0:
+        work = cv2.resize(work, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.asarray(work)
+
+
+def photograph(page: PageLike, rng: np.random.Generator, *, tier: str = "phone",
+               size: tuple[int, int] | None = None) -> Photo:
+    """Photograph ``page`` on a table as a ``tier`` camera would.
+
+    Parameters
+    ----------
+    page : a rendered page (``image`` BGR uint8, ``ppc``, ``grid_origin``).
+    rng : the only source of randomness.
+    tier : ``scan``, ``phone``, ``webcam`` or ``hard`` (see ``TIERS``).
+    size : (width, height) of the photo; default: random within the tier's megapixel range.
+
+    Returns
+    -------
+    Photo with the JPEG-degraded image and the exact truth.
+    """
+    if tier not in TIERS:
+        raise CameraError(f"unknown tier {tier!r}; choose one of {', '.join(TIERS)}")
+    t = TIERS[tier]
+    src = np.asarray(page.image)
+    ph, pw = src.shape[:2]
+    w, h = size if size is not None else choose_size(rng, t)
+    corners_page, coins_page = page_landmarks(page)
+    g = geometry()
+    must = np.asarray(page.grid_origin) + page.ppc * np.array(
+        [[-0.3, -0.3], [GRID_SIZE + 0.3, -0.3], [GRID_SIZE + 0.3, g.coin_y + 0.5], [-0.3, g.coin_y + 0.5]])
+    hom = _place(rng, t, (pw, ph), (w, h), must)
+    warp = random_warp(rng, t, (pw, ph), page.ppc)
+
+    # Sample from a pre-shrunk page when the photo shows it smaller (bilinear remap would alias).
+    scale = _local_scale(hom, np.array([[0, 0], [pw - 1, 0], [pw - 1, ph - 1], [0, ph - 1]], np.float64))
+    prescale = min(1.0, 1.3 * scale)
+    small = src if prescale >= 1.0 else cv2.resize(
+        src, (max(2, round(pw * prescale)), max(2, round(ph * prescale))), interpolation=cv2.INTER_AREA)
+    prescale_x = small.shape[1] / pw
+    step = int(np.clip(max(w, h) // 400, 2, 8)) | 1  # odd: coarse nodes land on whole pixels
+    mapx, mapy, sx, sy = _maps(hom, warp, (w, h), prescale_x, step)
+
+    cell = page.ppc * scale / 1.15  # rough photo px per cell, for clutter and blur sizes
+    img = scene.table(rng, (w, h), str(rng.choice(t.tables)))
+    # The page's own shadow on the table, and clutter under the page.
+    inside = ((sx > -0.5) & (sx < pw - 0.5) & (sy > -0.5) & (sy < ph - 0.5)).astype(np.float32)
+    if tier != "scan":
+        under = scene.random_items(rng, (w, h), cell, int(rng.integers(0, t.clutter + 1)))
+        scene.draw_items(img, under, cell)
+        shadow = cv2.GaussianBlur(np.roll(inside, (1, 1), (0, 1)), (0, 0), 1.5)
+        shadow_full = cv2.resize(shadow, (w, h), interpolation=cv2.INTER_LINEAR)
+        img = (img * (1.0 - 0.35 * shadow_full[..., None])).astype(np.uint8)
+    fixed = cv2.convertMaps(mapx, mapy, cv2.CV_16SC2)
+    cv2.remap(small, fixed[0], fixed[1], cv2.INTER_LINEAR, dst=img, borderMode=cv2.BORDER_TRANSPARENT)
+
+    img = _soften(img, cell * rng.uniform(*t.defocus),
+                  cell * rng.uniform(*t.motion) if rng.random() < t.motion_chance else 0.0,
+                  rng.uniform(0, np.pi))
+
+    light = scene.random_light(
+        rng, (w, h), gradient=t.gradient, vignette=t.vignette * rng.random(),
+        shadows=int(rng.integers(0, t.shadows + 1)), shadow_depth=t.shadow_depth,
+        glare=t.glare * rng.uniform(0.3, 1.0) if rng.random() < t.glare_chance else 0.0, cast=t.cast)
+    gain = light.gain * rng.uniform(*t.exposure)
+    if warp.fold is not None:  # one side of the crease faces the light a little less
+        nx, ny, off, _ = warp.fold
+        side = cv2.resize(((nx * sx + ny * sy - off) > 0).astype(np.float32), light.gain.shape[1::-1],
+                          interpolation=cv2.INTER_AREA)
+        gain = gain * (1.0 - (1.0 - warp.fold_shade) * side)[..., None]
+    gain_full = cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
+    glare_full = cv2.resize(light.glare, (w, h), interpolation=cv2.INTER_LINEAR)
+    out = img.astype(np.float32)
+    cv2.multiply(out, gain_full, dst=out)
+    out += glare_full[..., None]
+    sigma = rng.uniform(*t.noise)
+    noise = rng.standard_normal((h, w), dtype=np.float32) * sigma
+    out += noise[..., None]
+    chroma = cv2.resize(rng.standard_normal((h // 4 + 1, w // 4 + 1, 3), dtype=np.float32) * (sigma * 0.6),
+                        (w, h), interpolation=cv2.INTER_LINEAR)
+    out += chroma
+    img = np.clip(out, 0, 255).astype(np.uint8)
+
+    quality = int(rng.integers(t.jpeg[0], t.jpeg[1] + 1))
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise CameraError("JPEG encoding failed")
+    jpeg = buf.tobytes()
+    decoded = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), dtype=np.uint8)
+
+    photo = Photo(image=decoded, corners=np.zeros((4, 2)), coin_centers=np.zeros((14, 2)), homography=hom,
+                  orientation=0, tier=tier, jpeg=jpeg, warp=warp)
+    corners = photo.page_to_photo(corners_page)
+    coins = photo.page_to_photo(coins_page)
+    return Photo(image=decoded, corners=corners, coin_centers=coins, homography=hom,
+                 orientation=orientation_of(corners), tier=tier, jpeg=jpeg, warp=warp)
