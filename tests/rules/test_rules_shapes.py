@@ -209,7 +209,8 @@ def test_hero_hits_destroy_monsters_and_do_not_fill() -> None:
 
 def test_hero_patterns_rotate_and_flip() -> None:
     wren = hero_card("Wren the Lioness")
-    assert len(wren.attack_orientations) == 4 and len(hero_card("Dobrik of Lorkheim").attack_orientations) == 1
+    assert len(wren.attack_orientations) == 4
+    assert len(hero_card("Dobrik of Lorkheim").attack_orientations) == 1
     left = frozenset((dr, -dc) for dr, dc in wren.attack)
     assert can_place_hero(Sheet.blank("A"), (5, 5 - 1), wren, left)
     assert place_hero(Sheet.blank("custom"), (5, 5), wren, left).stars == parse_labels("E4 F4 G4")
