@@ -173,8 +173,8 @@ class _Table:
         if self.dragon is None or self.dragon_paid:
             return
         s = self.sheet
-        done = (s[c] is Terrain.DESTROYED or all(s.is_filled(*n) for n in neighbours(*c)) for c in self.dragon)
-        if all(done):
+        if all(s[c] is Terrain.DESTROYED or all(s.is_filled(*n) for n in neighbours(*c))
+               for c in self.dragon):
             self.dragon_paid = True
             self.sheet = s.replace(coins=min(s.coins + 3, COIN_TRACK - s.spent))
             self.moves.append(Move("coins", amount=3))
