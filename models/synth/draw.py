@@ -1,0 +1,477 @@
+"""What players draw on the sheet: terrain fills and icons, piece outlines, X, hit marks, coins, scores.
+
+Every function takes the :class:`~models.synth.strokes.Canvas`, the page layout (cell units to pixels)
+and a random generator, and draws strokes; nothing here decides *what* the truth is, only how it looks.
+Shapes are written in cell-local units (0..1 across one cell) and mapped to pixels at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import cv2
+import numpy as np
+
+from models.synth.printed import Layout
+from models.synth.strokes import Canvas, Layer, clip_segment, jitter_path
+from models.synth.style import DrawStyle, Hand, TerrainLook
+from scanner.geometry import GRID_SIZE, geometry
+
+Cell = tuple[int, int]
+Path = np.ndarray  # (N, 2) points in cell-local units
+
+# ------------------------------------------------------------------------------------------- icons
+
+
+def _circle_path(cx: float, cy: float, r: float, n: int = 14, bump: float = 0.0, start: float = 0.0) -> Path:
+    t = np.linspace(start, start + 2 * np.pi, n + 1)
+    rr = r * (1 + bump * np.sin(t * 5))
+    return np.stack([cx + rr * np.cos(t), cy + rr * np.sin(t)], 1)
+
+
+def _wave(x0: float, x1: float, y: float, amp: float, periods: float, n: int = 16) -> Path:
+    x = np.linspace(x0, x1, n)
+    return np.stack([x, y + amp * np.sin((x - x0) / (x1 - x0) * periods * 2 * np.pi)], 1)
+
+
+def icon_paths(terrain: str, variant: str, rng: np.random.Generator) -> list[Path]:
+    """Strokes of a terrain icon in cell-local units (roughly inside [0.15, 0.85])."""
+    p: list[Path] = []
+    a = np.array
+    if terrain == "F":
+        if variant == "lollipop":
+            spots = [(0.3, 0.35), (0.68, 0.33), (0.5, 0.66)] if rng.random() < 0.7 else [(0.32, 0.4), (0.68, 0.6)]
+            for x, y in spots:
+                r = rng.uniform(0.08, 0.11)
+                p.append(_circle_path(x, y, r, 12, 0.1, rng.uniform(0, 6)))
+                p.append(a([(x, y + r), (x + rng.normal(0, 0.01), y + r + 0.12)]))
+        elif variant == "cloud":
+            p.append(_circle_path(0.5, 0.38, 0.2, 22, 0.12, rng.uniform(0, 6)))
+            p.append(a([(0.45, 0.57), (0.44, 0.82), (0.38, 0.86)]))
+            p.append(a([(0.55, 0.57), (0.56, 0.82), (0.62, 0.86)]))
+        else:  # pine
+            for x in ((0.5,) if rng.random() < 0.5 else (0.32, 0.68)):
+                s = 1.0 if x == 0.5 else 0.75
+                p.append(a([(x, 0.15), (x - 0.12 * s, 0.38), (x - 0.05 * s, 0.36), (x - 0.17 * s, 0.6),
+                            (x - 0.06 * s, 0.58), (x - 0.22 * s, 0.78), (x + 0.22 * s, 0.78), (x + 0.06 * s, 0.58),
+                            (x + 0.17 * s, 0.6), (x + 0.05 * s, 0.36), (x + 0.12 * s, 0.38), (x, 0.15)]))
+                p.append(a([(x, 0.78), (x, 0.88)]))
+    elif terrain == "V":
+        if variant == "house":
+            p.append(a([(0.27, 0.5), (0.5, 0.22), (0.73, 0.5), (0.63, 0.5), (0.63, 0.8), (0.37, 0.8), (0.37, 0.5),
+                        (0.27, 0.5)]))
+        elif variant == "roof":
+            p.append(a([(0.25, 0.45), (0.5, 0.2), (0.75, 0.45)]))
+            p.append(a([(0.3, 0.42), (0.3, 0.8), (0.7, 0.8), (0.7, 0.42)]))
+            p.append(a([(0.45, 0.8), (0.45, 0.6), (0.55, 0.6), (0.55, 0.8)]))
+        else:  # hut
+            p.append(a([(0.22, 0.78), (0.3, 0.45), (0.5, 0.25), (0.7, 0.45), (0.78, 0.78), (0.22, 0.78)]))
+            p.append(_circle_path(0.5, 0.6, 0.06, 8))
+    elif terrain == "P":
+        if variant == "hatch":
+            ang = np.deg2rad(rng.choice([45, 135]) + rng.normal(0, 6))
+            d = a([np.cos(ang), np.sin(ang)])
+            nrm = a([-d[1], d[0]])
+            for k in np.linspace(-0.3, 0.3, int(rng.integers(4, 7))):
+                c = a([0.5, 0.5]) + nrm * k
+                seg = clip_segment(c - d, c + d, (0.18, 0.18, 0.82, 0.82))
+                if seg is not None:
+                    p.append(a(seg))
+        elif variant == "rows":
+            for y in np.linspace(0.25, 0.75, int(rng.integers(3, 5))):
+                x0 = rng.uniform(0.18, 0.35)
+                p.append(a([(x0, y), (rng.uniform(0.65, 0.82), y + rng.normal(0, 0.02))]))
+        else:  # dots
+            for y in np.linspace(0.25, 0.75, 4):
+                for x in np.linspace(0.25, 0.75, 4):
+                    q = (x + rng.normal(0, 0.02), y + rng.normal(0, 0.02))
+                    p.append(a([q, (q[0] + 0.015, q[1] + 0.01)]))
+    elif terrain == "W":
+        if variant == "waves":
+            for y in np.linspace(0.28, 0.72, int(rng.integers(3, 5))):
+                p.append(_wave(0.18, 0.82, y, 0.045, 1.5))
+        elif variant == "ripples":
+            for y in (0.35, 0.62):
+                p.append(_wave(0.2, 0.48, y, 0.04, 1.0, 10))
+                p.append(_wave(0.52, 0.8, y + 0.05, 0.04, 1.0, 10))
+        else:  # spiral
+            t = np.linspace(0, 4 * np.pi, 40)
+            r = 0.02 + 0.022 * t
+            p.append(np.stack([0.5 + r * np.cos(t), 0.5 + r * np.sin(t)], 1))
+    elif terrain == "M":
+        if variant == "horned":
+            p.append(a([(0.25, 0.2), (0.3, 0.38), (0.3, 0.6), (0.5, 0.82), (0.7, 0.6), (0.7, 0.38), (0.75, 0.2)]))
+            p.append(a([(0.3, 0.38), (0.5, 0.42), (0.7, 0.38)]))
+            p.append(a([(0.38, 0.52), (0.46, 0.56)]))
+            p.append(a([(0.62, 0.52), (0.54, 0.56)]))
+            p.append(a([(0.42, 0.68), (0.58, 0.68)]))
+        elif variant == "mask":
+            p.append(a([(0.28, 0.22), (0.38, 0.3), (0.5, 0.3), (0.62, 0.3), (0.72, 0.22), (0.7, 0.55), (0.5, 0.82),
+                        (0.3, 0.55), (0.28, 0.22)]))
+            p.append(a([(0.38, 0.45), (0.45, 0.47)]))
+            p.append(a([(0.55, 0.47), (0.62, 0.45)]))
+            p.append(a([(0.44, 0.65), (0.56, 0.65)]))
+        else:  # fanged
+            p.append(_circle_path(0.5, 0.52, 0.25, 16))
+            p.append(a([(0.36, 0.62), (0.42, 0.7), (0.47, 0.62), (0.53, 0.7), (0.58, 0.62), (0.64, 0.7)]))
+            p.append(_circle_path(0.41, 0.45, 0.035, 6))
+            p.append(_circle_path(0.59, 0.45, 0.035, 6))
+    elif terrain == "H":
+        if variant == "helmet":
+            t = np.linspace(np.pi, 2 * np.pi, 12)
+            dome = np.stack([0.5 + 0.25 * np.cos(t), 0.5 + 0.28 * np.sin(t)], 1)
+            p.append(np.vstack([dome, a([(0.75, 0.78), (0.25, 0.78), (0.25, 0.5)])]))
+            p.append(a([(0.32, 0.55), (0.68, 0.55)]))
+            p.append(a([(0.5, 0.55), (0.5, 0.78)]))
+        elif variant == "sword":
+            p.append(a([(0.5, 0.15), (0.5, 0.72)]))
+            p.append(a([(0.34, 0.62), (0.66, 0.62)]))
+            p.append(a([(0.5, 0.72), (0.5, 0.85)]))
+        else:  # banner
+            p.append(a([(0.3, 0.15), (0.3, 0.88)]))
+            p.append(a([(0.3, 0.18), (0.75, 0.25), (0.6, 0.35), (0.75, 0.45), (0.3, 0.45)]))
+    return p
+
+
+# ------------------------------------------------------------------------------------------- fills
+
+
+def _region(rng: np.random.Generator, hand: Hand, coverage: float) -> tuple[float, float, float, float]:
+    """Sub-rectangle of the cell (local units) a fill covers, with overrun past the cell edge."""
+    o = [hand.overrun * rng.random() for _ in range(4)]
+    x0, y0, x1, y1 = -o[0], -o[1], 1 + o[2], 1 + o[3]
+    if coverage < 0.97:
+        fw = float(rng.uniform(np.sqrt(coverage), 1.0))
+        fh = min(1.0, coverage / fw)
+        # partial fills still cross the middle of the cell: a player colours *in* the cell
+        ox = rng.uniform(max(0.0, 0.6 - fw), min(1 - fw, 0.4))
+        oy = rng.uniform(max(0.0, 0.6 - fh), min(1 - fh, 0.4))
+        x0, x1 = max(x0, ox), min(x1, ox + fw)
+        y0, y1 = max(y0, oy), min(y1, oy + fh)
+    return x0, y0, x1, y1
+
+
+def _hatch(box: tuple[float, float, float, float], angle_deg: float, spacing: float,
+           rng: np.random.Generator) -> list[Path]:
+    ang = np.deg2rad(angle_deg)
+    d = np.array([np.cos(ang), np.sin(ang)])
+    nrm = np.array([-d[1], d[0]])
+    c = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+    half = np.hypot(box[2] - box[0], box[3] - box[1]) / 2
+    out = []
+    for k in np.arange(-half, half, spacing):
+        q = c + nrm * (k + rng.normal(0, spacing * 0.15))
+        seg = clip_segment(q - d * 2, q + d * 2, box)
+        if seg is None:
+            continue
+        a, b = seg
+        # each line stops a little short or long of the edge
+        a = a + d * rng.normal(0, 0.03)
+        b = b + d * rng.normal(0, 0.03)
+        out.append(np.array([a, b]))
+    return out
+
+
+def _zigzag(box: tuple[float, float, float, float], angle_deg: float, spacing: float,
+            rng: np.random.Generator) -> list[Path]:
+    lines = _hatch(box, angle_deg, spacing, rng)
+    pts = []
+    for i, ln in enumerate(lines):
+        pts.extend(ln if i % 2 == 0 else ln[::-1])
+    return [np.array(pts)] if len(pts) >= 2 else []
+
+
+def _scribble(box: tuple[float, float, float, float], density: float, rng: np.random.Generator) -> list[Path]:
+    n = int(12 + 30 * density)
+    x = rng.uniform(box[0], box[2], n)
+    y = rng.uniform(box[1], box[3], n)
+    pts = np.stack([x, y], 1)
+    # Chaikin smoothing turns the random walk into loopy pencil motion
+    for _ in range(2):
+        q = 0.75 * pts[:-1] + 0.25 * pts[1:]
+        r = 0.25 * pts[:-1] + 0.75 * pts[1:]
+        pts = np.stack([q, r], 1).reshape(-1, 2)
+    return [pts]
+
+
+def _loops(box: tuple[float, float, float, float], spacing: float) -> list[Path]:
+    out = []
+    r = spacing * 1.2
+    for y in np.arange(box[1] + r, box[3], r * 1.6):
+        x = np.linspace(box[0], box[2], 60)
+        t = (x - box[0]) / (r * 0.9) * 2 * np.pi
+        out.append(np.stack([x + r * 0.6 * np.sin(t), y + r * np.cos(t)], 1))
+    return out
+
+
+def fill_paths(mode: str, hand: Hand, look: TerrainLook, rng: np.random.Generator) -> tuple[list[Path], float]:
+    """Strokes of a cell fill (local units) and the solid-fill pressure (0 when none)."""
+    box = _region(rng, hand, look.coverage)
+    spacing = float(np.interp(look.density, [0, 1], [0.14, 0.04]))
+    if hand.medium == "marker":
+        spacing = max(spacing, hand.width * 0.9)
+    slant = hand.slant + rng.normal(0, 4)
+    solid = 0.0
+    if mode == "hatch":
+        paths = _hatch(box, slant, spacing, rng)
+    elif mode == "zigzag":
+        paths = _zigzag(box, slant, spacing, rng)
+    elif mode == "scribble":
+        paths = _scribble(box, look.density, rng)
+    elif mode == "solid":
+        paths = _hatch(box, slant, spacing * 2.5, rng)
+        solid = 0.35 + 0.5 * look.density
+    elif mode == "crosshatch":
+        paths = _hatch(box, slant, spacing * 1.3, rng) + _hatch(box, slant + 90, spacing * 1.3, rng)
+    else:  # loops
+        paths = _loops(box, spacing)
+    if solid:
+        paths.insert(0, np.array([(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]))
+    return paths, solid
+
+
+# ------------------------------------------------------------------------------------------ drawing
+
+
+def _to_px(lay: Layout, r: int, c: int, path: Path) -> np.ndarray:
+    return lay.px(path + (c, r))
+
+
+def _strokes(layer: Layer, lay: Layout, r: int, c: int, paths: Iterable[Path], hand: Hand,
+             rng: np.random.Generator, pressure: float = 1.0, width: float = 1.0) -> None:
+    wpx = max(1.0, hand.width * width * lay.ppc)
+    for path in paths:
+        px = jitter_path(_to_px(lay, r, c, path), rng, hand.jitter * lay.ppc, max(2.0, lay.ppc * 0.06))
+        layer.stroke(px, wpx, hand.pressure * pressure, rng, lift=0.2 if hand.medium == "pencil" else 0.05)
+
+
+def _alpha(hand: Hand) -> float:
+    return 0.92 if hand.medium == "marker" else 0.85
+
+
+def _grain(hand: Hand) -> float:
+    return 0.15 if hand.medium == "marker" else 1.0
+
+
+def _cell_box(lay: Layout, r: int, c: int, pad: float) -> tuple[float, float, float, float]:
+    x0, y0 = lay.px((c - pad, r - pad))
+    x1, y1 = lay.px((c + 1 + pad, r + 1 + pad))
+    return x0, y0, x1, y1
+
+
+def draw_cell(canvas: Canvas, lay: Layout, r: int, c: int, terrain: str, look: TerrainLook, hand: Hand,
+              rng: np.random.Generator) -> None:
+    """Draw one terrain cell: fill (coloured) then icon, as this hand and look say."""
+    box = _cell_box(lay, r, c, 0.35)
+    if look.fill is not None:
+        paths, solid = fill_paths(look.fill, hand, look, rng)
+        with canvas.layer(box, look.color, _alpha(hand), grain=_grain(hand)) as lyr:
+            if solid:
+                poly = jitter_path(_to_px(lay, r, c, np.vstack([paths[0], paths[0][:1]])), rng,
+                                   hand.jitter * lay.ppc, lay.ppc * 0.1)
+                lyr.fill(poly, (0.5 + 0.5 * hand.pressure) * solid)
+                paths = paths[1:]
+            # colouring in is pressed harder than sketching: lift light hands towards full pressure
+            boost = (0.5 + 0.5 * hand.pressure) / max(hand.pressure, 1e-3)
+            _strokes(lyr, lay, r, c, paths, hand, rng, pressure=(0.6 + 0.4 * look.density) * boost,
+                     width=1.6 if hand.medium == "pencil" else 1.0)
+    if look.icon is not None:
+        paths = icon_paths(terrain, look.icon, rng)
+        s = rng.uniform(0.8, 1.05)
+        ang = np.deg2rad(rng.normal(0, 6))
+        rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
+        off = rng.normal(0, 0.04, 2)
+        paths = [((p - 0.5) @ rot.T) * s + 0.5 + off for p in paths]
+        if look.icon_colored:
+            color = look.color
+        elif look.fill is not None:
+            color = hand.graphite
+        else:
+            color = look.color
+        with canvas.layer(box, color, _alpha(hand), grain=_grain(hand)) as lyr:
+            _strokes(lyr, lay, r, c, paths, hand, rng, pressure=1.0, width=1.0)
+
+
+def draw_destroyed(canvas: Canvas, lay: Layout, r: int, c: int, hand: Hand, rng: np.random.Generator) -> None:
+    """A large X over the whole cell."""
+    e = rng.uniform(0.0, 0.1, 4)
+    paths = [np.array([(0.05 - e[0], 0.05 - e[1]), (0.95 + e[2], 0.95 + e[3])]),
+             np.array([(0.95 + e[1], 0.05 - e[0]), (0.05 - e[3], 0.95 + e[2])])]
+    with canvas.layer(_cell_box(lay, r, c, 0.3), hand.graphite, 0.95, grain=_grain(hand)) as lyr:
+        _strokes(lyr, lay, r, c, paths, hand, rng, pressure=1.15, width=1.5)
+
+
+def draw_star(canvas: Canvas, lay: Layout, r: int, c: int, hand: Hand, rng: np.random.Generator) -> None:
+    """A small `*` hit mark in one corner of the cell."""
+    cx = 0.2 if rng.random() < 0.5 else 0.8
+    cy = 0.2 if rng.random() < 0.6 else 0.8
+    cx += rng.normal(0, 0.03)
+    cy += rng.normal(0, 0.03)
+    s = rng.uniform(0.08, 0.12)
+    paths = []
+    for k in range(3):
+        ang = np.pi / 2 + k * np.pi / 3 + rng.normal(0, 0.1)
+        d = np.array([np.cos(ang), np.sin(ang)]) * s
+        paths.append(np.array([(cx - d[0], cy - d[1]), (cx + d[0], cy + d[1])]))
+    color = hand.graphite if rng.random() < 0.7 else (40, 40, 150)
+    with canvas.layer(_cell_box(lay, r, c, 0.1), color, 0.95, grain=_grain(hand)) as lyr:
+        _strokes(lyr, lay, r, c, paths, hand, rng, pressure=1.2, width=1.1)
+
+
+def outline_runs(edges: Iterable[tuple[str, int, int]]) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """Merge unit boundary edges into straight runs.
+
+    `edges` are ("h", y, x) for the segment from (x, y) to (x+1, y) and ("v", x, y) for (x, y)-(x, y+1),
+    in lattice (cell-corner) coordinates.
+    """
+    runs: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    by_line: dict[tuple[str, int], list[int]] = {}
+    for kind, line, pos in edges:
+        by_line.setdefault((kind, line), []).append(pos)
+    for (kind, line), poss in sorted(by_line.items()):
+        poss = sorted(set(poss))
+        start = prev = poss[0]
+        for p in [*poss[1:], None]:
+            if p is not None and p == prev + 1:
+                prev = p
+                continue
+            if kind == "h":
+                runs.append(((start, line), (prev + 1, line)))
+            else:
+                runs.append(((line, start), (line, prev + 1)))
+            if p is not None:
+                start = prev = p
+    return runs
+
+
+def piece_boundary(piece: frozenset[Cell]) -> list[tuple[str, int, int]]:
+    """Unit edges around a piece in lattice coordinates (see :func:`outline_runs`)."""
+    out = []
+    for r, c in piece:
+        if (r - 1, c) not in piece:
+            out.append(("h", r, c))
+        if (r + 1, c) not in piece:
+            out.append(("h", r + 1, c))
+        if (r, c - 1) not in piece:
+            out.append(("v", c, r))
+        if (r, c + 1) not in piece:
+            out.append(("v", c + 1, r))
+    return out
+
+
+def draw_outlines(canvas: Canvas, lay: Layout, runs: Sequence[tuple[tuple[float, float], tuple[float, float]]],
+                  hand: Hand, rng: np.random.Generator) -> None:
+    """Thick pencil lines along piece boundaries (lattice runs in cell units)."""
+    n = GRID_SIZE
+    box = (*lay.px((-0.3, -0.3)), *lay.px((n + 0.3, n + 0.3)))
+    width = max(1.5, hand.width * lay.ppc * (1.3 if hand.medium == "pencil" else 0.8))
+    with canvas.layer(box, hand.graphite, 0.95, grain=_grain(hand) * 0.7) as lyr:
+        for (x0, y0), (x1, y1) in runs:
+            a = np.array([x0, y0], float)
+            b = np.array([x1, y1], float)
+            d = (b - a) / max(np.hypot(*(b - a)), 1e-9)
+            nrm = np.array([-d[1], d[0]])
+            a = a - d * rng.uniform(-0.03, 0.08) + nrm * rng.normal(0, 0.015)
+            b = b + d * rng.uniform(-0.03, 0.08) + nrm * rng.normal(0, 0.015)
+            px = jitter_path(lay.px(np.array([a, b])), rng, hand.jitter * lay.ppc * 0.6, max(3.0, lay.ppc * 0.15))
+            lyr.stroke(px, width, min(1.0, hand.pressure * 1.3), rng, lift=0.08)
+
+
+def draw_coin(canvas: Canvas, lay: Layout, index: int, state: int, style: DrawStyle,
+              rng: np.random.Generator) -> None:
+    """Mark coin circle `index`: 1 = gained (filled), 2 = spent (crossed out)."""
+    geo = geometry()
+    cx, cy = geo.coin_centers()[index]
+    rad = geo.coin_radius
+    hand = style.hand
+    box = (*lay.px((cx - 0.4, cy - 0.4)), *lay.px((cx + 0.4, cy + 0.4)))
+    c0 = np.array([cx, cy])
+    paths: list[np.ndarray] = []
+    solid_poly = None
+    if state == 1 or style.coin_cross_fill:
+        mark = style.coin_mark
+        if mark == "scribble":
+            t = np.linspace(0, 1, 9)
+            xs = cx - rad * 0.8 + 1.6 * rad * t
+            ys = cy + np.where(np.arange(9) % 2 == 0, -1, 1) * rad * 0.75 * np.sqrt(1 - (2 * t - 1) ** 2 * 0.6)
+            paths.append(np.stack([xs, ys], 1))
+        elif mark == "solid":
+            solid_poly = _circle_path(cx, cy, rad * 0.9, 16)
+            paths.append(_circle_path(cx, cy, rad * 0.95, 16, 0.0, rng.uniform(0, 6)))
+        elif mark == "hatch":
+            for ln in _hatch((cx - rad, cy - rad, cx + rad, cy + rad), hand.slant, rad * 0.3, rng):
+                mid = ln.mean(0)
+                paths.append(c0 + (ln - c0) * 0.85 if np.hypot(*(mid - c0)) < rad * 0.8 else (ln - mid) * 0.4 + mid)
+        else:  # ring_dot
+            paths.append(_circle_path(cx, cy, rad * 1.15, 16, 0.0, rng.uniform(0, 6)))
+            paths.append(_circle_path(cx, cy, rad * 0.3, 8))
+    if state == 2:
+        e = rad * 1.1
+        paths.append(np.array([(cx - e, cy - e), (cx + e, cy + e)]))
+        paths.append(np.array([(cx + e, cy - e), (cx - e, cy + e)]))
+    with canvas.layer(box, hand.graphite, 0.95, grain=_grain(hand)) as lyr:
+        if solid_poly is not None:
+            lyr.fill(lay.px(solid_poly + rng.normal(0, 0.01, solid_poly.shape)), hand.pressure * 0.9)
+        wpx = max(1.0, hand.width * lay.ppc * 1.2)
+        for p in paths:
+            px = jitter_path(lay.px(p), rng, hand.jitter * lay.ppc, max(2.0, lay.ppc * 0.05))
+            lyr.stroke(px, wpx, min(1.0, hand.pressure * 1.2), rng, lift=0.1)
+
+
+def draw_season_scores(canvas: Canvas, lay: Layout, style: DrawStyle, rng: np.random.Generator) -> None:
+    """Handwritten numbers in the first `style.seasons_written` season boxes."""
+    geo = geometry()
+    hand = style.hand
+    for i in range(style.seasons_written):
+        x0, y0, x1, y1 = geo.season_boxes[i]
+        w, h = x1 - x0, y1 - y0
+        a, b = int(rng.integers(0, 25)), int(rng.integers(0, 25))
+        coins, mon = int(rng.integers(0, 15)), int(rng.integers(0, 9))
+        entries = [((0.18, 0.25), str(a)), ((0.535, 0.25), str(b)), ((0.18, 0.75), str(coins)),
+                   ((0.535, 0.75), f"-{mon}" if rng.random() < 0.6 else str(mon)),
+                   ((0.855, 0.5), str(a + b + coins - mon))]
+        for (fx, fy), txt in entries:
+            if rng.random() < 0.08:
+                continue
+            center = (x0 + w * fx + rng.normal(0, 0.05), y0 + h * fy + rng.normal(0, 0.04))
+            _handwrite(canvas, lay, txt, center, 0.3 * rng.uniform(0.8, 1.2), style.digit_font, hand, rng)
+
+
+def _handwrite(canvas: Canvas, lay: Layout, txt: str, center: tuple[float, float], height: float, font: int,
+               hand: Hand, rng: np.random.Generator) -> None:
+    hpx = height * lay.ppc
+    thick = max(1, round(hand.width * lay.ppc * 0.8))
+    (tw, th), base = cv2.getTextSize(txt, font, 1.0, thick)
+    scale = hpx / max(th, 1)
+    (tw, th), base = cv2.getTextSize(txt, font, scale, thick)
+    pad = int(hpx * 0.5) + 2
+    m = np.zeros((th + base + 2 * pad, tw + 2 * pad), np.uint8)
+    cv2.putText(m, txt, (pad, pad + th), font, scale, 255, thick, cv2.LINE_AA)
+    shear = rng.normal(0.15, 0.1)
+    ang = rng.normal(0, 0.08)
+    hh, ww = m.shape
+    aff = np.array([[np.cos(ang), -np.sin(ang) - shear, 0], [np.sin(ang), np.cos(ang), 0]], np.float32)
+    aff[:, 2] = np.array([ww / 2, hh / 2]) - aff[:, :2] @ np.array([ww / 2, hh / 2])
+    m = cv2.warpAffine(m, aff, (ww, hh))
+    cx, cy = lay.px(center)
+    x0, y0 = round(cx - ww / 2), round(cy - hh / 2)
+    with canvas.layer((x0, y0, x0 + ww - 1, y0 + hh - 1), hand.graphite, 0.95, grain=_grain(hand)) as lyr:
+        sub = m[lyr.y0 - y0: lyr.y0 - y0 + lyr.mask.shape[0], lyr.x0 - x0: lyr.x0 - x0 + lyr.mask.shape[1]]
+        lyr.mask[: sub.shape[0], : sub.shape[1]] = (sub.astype(np.float32) * hand.pressure).astype(np.uint8)
+
+
+def draw_smudge(canvas: Canvas, lay: Layout, r: int, c: int, style: DrawStyle, rng: np.random.Generator) -> None:
+    """An erasure: a grey rubbed patch with the ghost of erased strokes."""
+    box = _cell_box(lay, r, c, 0.3)
+    ghost = str(rng.choice(("F", "V", "P", "W", "M")))
+    look = style.looks.get(ghost)
+    with canvas.layer(box, (120, 120, 125), rng.uniform(0.08, 0.18), grain=0.5, blur=lay.ppc * 0.12) as lyr:
+        ctr = lay.px((c + rng.uniform(0.3, 0.7), r + rng.uniform(0.3, 0.7)))
+        ax = (max(1, int(lay.ppc * rng.uniform(0.2, 0.45))), max(1, int(lay.ppc * rng.uniform(0.12, 0.3))))
+        cv2.ellipse(lyr.mask, (int(ctr[0] - lyr.x0), int(ctr[1] - lyr.y0)), ax, float(rng.uniform(0, 180)), 0, 360,
+                    255, -1)
+    if look is not None:
+        paths = icon_paths(ghost, "waves" if ghost == "W" else "hatch" if ghost == "P" else
+                           {"F": "lollipop", "V": "house", "M": "horned"}[ghost], rng)
+        with canvas.layer(box, style.hand.graphite, rng.uniform(0.08, 0.2), grain=1.0, blur=1.0) as lyr:
+            _strokes(lyr, lay, r, c, paths, style.hand, rng)

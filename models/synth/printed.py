@@ -1,0 +1,603 @@
+"""The printed, still blank map sheet, drawn procedurally (no artwork copied) and cached.
+
+Two themes: ``"color"`` (the publisher's parchment sheet: dashed tinted grid, hatched double frame,
+brown mountains with a gold coin, tinted ruins icons, torn rift) and ``"printfriendly"`` (the black
+and white redraw: white paper, thin solid grid, outlined mountains with a circled 1, no labels and no
+double frame).  Every position comes from ``scanner/geometry.json``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from scanner.geometry import GRID_SIZE, Geometry, geometry
+
+Cell = tuple[int, int]
+THEMES = ("color", "printfriendly")
+
+# Printed ink tints (BGR), sampled by eye and pipette from the reference sheets.
+SIDE_TINT: dict[str, tuple[int, int, int]] = {
+    "A": (45, 150, 212),   # orange
+    "B": (112, 126, 140),  # grey-green
+    "C": (70, 120, 60),    # plausible: green
+    "D": (150, 100, 70),   # plausible: slate blue
+    "custom": (90, 110, 140),
+}
+BAND_TINT: dict[str, tuple[int, int, int]] = {
+    "A": (40, 160, 225), "B": (125, 160, 150), "C": (90, 160, 110), "D": (165, 140, 110),
+    "custom": (120, 150, 170),
+}
+FRAME_INK = (28, 40, 52)
+PAPER = (184, 199, 214)
+MOUNTAIN_BROWN = (25, 32, 78)
+GOLD = (40, 185, 235)
+PAPER_VARIANTS = 12  # cached parchment textures per side and theme
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Pixel placement of the page: cell units to pixels."""
+
+    ppc: float
+    ox: float
+    oy: float
+    width: int
+    height: int
+
+    @classmethod
+    def make(cls, ppc: float, geo: Geometry | None = None) -> Layout:
+        geo = geo or geometry()
+        x0, y0, x1, y1 = geo.page
+        return cls(ppc, -x0 * ppc, -y0 * ppc, round((x1 - x0) * ppc), round((y1 - y0) * ppc))
+
+    def px(self, pts: np.ndarray | list | tuple) -> np.ndarray:
+        """Cell-unit points (..., 2) to page pixels."""
+        a = np.asarray(pts, dtype=np.float64)
+        return a * self.ppc + (self.ox, self.oy)
+
+
+_SHIFT = 4
+
+
+def _fx(pts: np.ndarray) -> np.ndarray:
+    return np.round(np.asarray(pts) * (1 << _SHIFT)).astype(np.int32).reshape(-1, 1, 2)
+
+
+def _thick(lay: Layout, w: float) -> int:
+    return max(1, round(w * lay.ppc))
+
+
+def _line(img: np.ndarray, lay: Layout, a: tuple[float, float], b: tuple[float, float],
+          color: tuple[int, ...], w: float) -> None:
+    cv2.line(img, tuple(_fx(lay.px(a)).ravel()), tuple(_fx(lay.px(b)).ravel()), color, _thick(lay, w),
+             cv2.LINE_AA, _SHIFT)
+
+
+def _poly(img: np.ndarray, lay: Layout, pts: np.ndarray | list, color: tuple[int, ...], w: float,
+          closed: bool = False) -> None:
+    cv2.polylines(img, [_fx(lay.px(pts))], closed, color, _thick(lay, w), cv2.LINE_AA, _SHIFT)
+
+
+def _fill(img: np.ndarray, lay: Layout, pts: np.ndarray | list, color: tuple[int, ...]) -> None:
+    cv2.fillPoly(img, [_fx(lay.px(pts))], color, cv2.LINE_AA, _SHIFT)
+
+
+def _circle(img: np.ndarray, lay: Layout, c: tuple[float, float], r: float, color: tuple[int, ...],
+            w: float) -> None:
+    center = tuple(_fx(lay.px(c)).ravel())
+    cv2.circle(img, center, round(r * lay.ppc * (1 << _SHIFT)), color,
+               -1 if w < 0 else _thick(lay, w), cv2.LINE_AA, _SHIFT)
+
+
+def _text(img: np.ndarray, lay: Layout, s: str, center: tuple[float, float], height: float,
+          color: tuple[int, ...], font: int = cv2.FONT_HERSHEY_TRIPLEX, weight: float = 0.08) -> None:
+    """Text centred on `center`, about `height` cell units tall."""
+    thick = max(1, round(weight * height * lay.ppc))
+    (tw, th), _ = cv2.getTextSize(s, font, 1.0, thick)
+    scale = height * lay.ppc / max(th, 1)
+    (tw, th), _ = cv2.getTextSize(s, font, scale, thick)
+    cx, cy = lay.px(center)
+    cv2.putText(img, s, (round(cx - tw / 2), round(cy + th / 2)), font, scale, color, thick, cv2.LINE_AA)
+
+
+def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cells: int) -> np.ndarray:
+    h, w = shape
+    small = rng.standard_normal((max(2, h * cells // max(w, 1)), cells)).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+# --------------------------------------------------------------------------------------------- paper
+
+
+def _paper(lay: Layout, theme: str, rng: np.random.Generator) -> np.ndarray:
+    h, w = lay.height, lay.width
+    if theme == "printfriendly":
+        base = np.full((h, w, 3), 246 + rng.integers(-4, 6), np.float32)
+        base += rng.normal(0, 1.2, (h, w, 1)).astype(np.float32)
+        return base
+    tone = np.asarray(PAPER, np.float32) + rng.normal(0, 5, 3).astype(np.float32)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = tone
+    blot = _smooth_noise(rng, (h, w), 7) * 5.0 + _smooth_noise(rng, (h, w), 23) * 2.5
+    img += blot[..., None] * np.array([1.1, 1.0, 0.8], np.float32)
+    # aged edges: darker, browner towards the border of the page
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    d = np.minimum(np.minimum(xx, w - 1 - xx) / w, np.minimum(yy, h - 1 - yy) / h)
+    edge = np.exp(-d / (0.025 + 0.02 * rng.random()))
+    img -= edge[..., None] * np.array([45, 38, 25], np.float32) * (0.5 + 0.5 * rng.random())
+    # faint map underprint: iso-lines of a smooth field in pale brown
+    field = _smooth_noise(rng, (h, w), 5) + 0.4 * _smooth_noise(rng, (h, w), 11)
+    k = 2.5 + 2 * rng.random()
+    frac = np.abs(((field * k) % 1.0) - 0.5)
+    gy, gx = np.gradient(field * k)
+    width = np.hypot(gx, gy) * (1.2 + rng.random())
+    lines = np.clip(1.0 - (0.5 - frac) / (width + 1e-4), 0, 1) if False else np.clip(
+        1.0 - (0.5 - frac) / np.maximum(width, 1e-4), 0, 1)
+    img -= lines[..., None] * np.array([18, 22, 20], np.float32) * (0.5 + 0.6 * rng.random())
+    # a few stains
+    for _ in range(int(rng.integers(0, 4))):
+        c = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+        ax = (int(rng.integers(w // 30, w // 8)), int(rng.integers(w // 30, w // 8)))
+        stain = np.zeros((h, w), np.float32)
+        cv2.ellipse(stain, c, ax, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+        stain = cv2.GaussianBlur(stain, (0, 0), max(ax) / 3)
+        img -= stain[..., None] * np.array([20, 14, 6], np.float32) * rng.random()
+    img += rng.normal(0, 2.0, (h, w, 1)).astype(np.float32)
+    return img
+
+
+# ---------------------------------------------------------------------------------------- grid/frame
+
+
+def _dashed_grid(img: np.ndarray, lay: Layout, tint: tuple[int, int, int]) -> None:
+    n = GRID_SIZE
+    w = 0.035
+    arm = 0.075
+    dash = 0.07
+    for k in range(1, n):
+        for j in range(n):
+            for t in (0.25, 0.5, 0.75):
+                _line(img, lay, (k, j + t - dash), (k, j + t + dash), tint, w)
+                _line(img, lay, (j + t - dash, k), (j + t + dash, k), tint, w)
+        for j in range(0, n + 1):
+            # `+` crossings (and T ends on the frame)
+            _line(img, lay, (k, max(0, j - arm)), (k, min(n, j + arm)), tint, w)
+            _line(img, lay, (max(0, j - arm), k), (min(n, j + arm), k), tint, w)
+
+
+def _solid_grid(img: np.ndarray, lay: Layout) -> None:
+    n = GRID_SIZE
+    for k in range(n + 1):
+        _line(img, lay, (k, 0), (k, n), (40, 40, 40), 0.018)
+        _line(img, lay, (0, k), (n, k), (40, 40, 40), 0.018)
+
+
+def _frame(img: np.ndarray, lay: Layout, geo: Geometry) -> None:
+    n = float(GRID_SIZE)
+    o = geo.frame_outer
+    lw = geo.frame_line_width
+    # hatched ruler blocks in the band between the two lines, every other cell, ticks across the band
+    pitch = 0.048
+    for c in geo.ruler_hatched_cells:
+        for side in range(4):
+            ts = np.arange(c + 0.04, c + 1 - 0.02, pitch)
+            for t in ts:
+                if side == 0:
+                    a, b = (t, -o), (t, 0)
+                elif side == 1:
+                    a, b = (t, n), (t, n + o)
+                elif side == 2:
+                    a, b = (-o, t), (0, t)
+                else:
+                    a, b = (n, t), (n + o, t)
+                _line(img, lay, a, b, FRAME_INK, 0.016)
+            # the ruler's two long lines inside the block
+            if side == 0:
+                _line(img, lay, (c, -o * 0.5), (c + 1, -o * 0.5), FRAME_INK, 0.006)
+    # inner and outer lines, slightly wavy like an ink drawing
+    for r, wid in ((0.0, lw), (o, lw * 1.15)):
+        x0, y0, x1, y1 = -r, -r, n + r, n + r
+        _poly(img, lay, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)], FRAME_INK, wid, closed=True)
+    # block ends: short cross bars where hatched blocks start and stop
+    for c in geo.ruler_hatched_cells:
+        for t in (c, c + 1):
+            _line(img, lay, (t, -o), (t, 0), FRAME_INK, 0.02)
+            _line(img, lay, (t, n), (t, n + o), FRAME_INK, 0.02)
+            _line(img, lay, (-o, t), (0, t), FRAME_INK, 0.02)
+            _line(img, lay, (n, t), (n + o, t), FRAME_INK, 0.02)
+
+
+def _labels(img: np.ndarray, lay: Layout, geo: Geometry, tint: tuple[int, int, int]) -> None:
+    letters = "ABCDEFGHIJK"
+    for r in range(GRID_SIZE):
+        _text(img, lay, letters[r], (geo.row_label_x, r + 0.5), 0.16, tint, cv2.FONT_HERSHEY_TRIPLEX, 0.12)
+    for c in range(GRID_SIZE):
+        _text(img, lay, str(c + 1), (c + 0.5, geo.col_label_y), 0.16, tint, cv2.FONT_HERSHEY_TRIPLEX, 0.12)
+
+
+# ------------------------------------------------------------------------------------- cell features
+
+
+def _ragged_square(rng: np.random.Generator, r: int, c: int, inset: float, amp: float) -> np.ndarray:
+    pts = []
+    for side in range(4):
+        for t in np.linspace(0, 1, 14, endpoint=False):
+            off = inset + amp * rng.random()
+            if side == 0:
+                pts.append((c + t, r + off))
+            elif side == 1:
+                pts.append((c + 1 - off, r + t))
+            elif side == 2:
+                pts.append((c + 1 - t, r + 1 - off))
+            else:
+                pts.append((c + off, r + 1 - t))
+    return np.array(pts)
+
+
+def _peaks(r: int, c: int) -> list[np.ndarray]:
+    """White double-peak outline of a printed mountain (cell units)."""
+    base = r + 0.74
+    left = np.array([(c + 0.12, base), (c + 0.36, r + 0.36), (c + 0.5, r + 0.55)])
+    right = np.array([(c + 0.36, base), (c + 0.62, r + 0.22), (c + 0.88, base), (c + 0.12, base)])
+    snow_l = np.array([(c + 0.27, r + 0.5), (c + 0.33, r + 0.46), (c + 0.36, r + 0.52), (c + 0.42, r + 0.47)])
+    snow_r = np.array([(c + 0.52, r + 0.38), (c + 0.58, r + 0.33), (c + 0.62, r + 0.4), (c + 0.68, r + 0.33),
+                       (c + 0.73, r + 0.38)])
+    return [left, right, snow_l, snow_r]
+
+
+def _coin(img: np.ndarray, lay: Layout, center: tuple[float, float], r: float) -> None:
+    _circle(img, lay, center, r, (20, 110, 170), -1)
+    _circle(img, lay, center, r * 0.86, GOLD, -1)
+    _circle(img, lay, (center[0] - r * 0.1, center[1] - r * 0.1), r * 0.45, (110, 225, 250), -1)
+    _circle(img, lay, center, r * 0.6, (30, 150, 210), max(0.01, r * 0.08))
+
+
+def _mountain_color(img: np.ndarray, lay: Layout, rng: np.random.Generator, r: int, c: int) -> None:
+    sq = _ragged_square(rng, r, c, 0.0, 0.06)
+    _fill(img, lay, sq, MOUNTAIN_BROWN)
+    # lighter scribble streaks, printed hatching of the brown square
+    for _ in range(16):
+        x = c + rng.uniform(-0.2, 1.0)
+        y = r + rng.uniform(0.1, 1.1)
+        ln = rng.uniform(0.12, 0.35)
+        a = (min(c + 0.97, max(c + 0.03, x)), min(r + 0.97, max(r + 0.03, y)))
+        b = (min(c + 0.97, max(c + 0.03, x + ln * 0.6)), min(r + 0.97, max(r + 0.03, y - ln)))
+        _line(img, lay, a, b, (60, 72, 120), 0.02)
+    for p in _peaks(r, c):
+        _poly(img, lay, p, (240, 240, 238), 0.03)
+    _coin(img, lay, (c + 0.53, r + 0.72), 0.16)
+
+
+def _mountain_bw(img: np.ndarray, lay: Layout, r: int, c: int) -> None:
+    for p in _peaks(r, c)[:2]:
+        _poly(img, lay, p, (40, 40, 40), 0.02)
+    _circle(img, lay, (c + 0.5, r + 0.72), 0.09, (250, 250, 250), -1)
+    _circle(img, lay, (c + 0.5, r + 0.72), 0.09, (60, 60, 60), 0.012)
+    _text(img, lay, "1", (c + 0.5, r + 0.72), 0.09, (60, 60, 60), cv2.FONT_HERSHEY_SIMPLEX, 0.1)
+
+
+def _ruins(img: np.ndarray, lay: Layout, r: int, c: int, color: tuple[int, int, int], filled: bool) -> None:
+    """Column icon: a whole column on the left and a broken one on the right, on a two-step base."""
+    x, y = c + 0.22, r + 0.24
+    w = 0.022
+    # capital with volutes
+    _poly(img, lay, [(x, y + 0.05), (x + 0.02, y), (x + 0.3, y), (x + 0.32, y + 0.05)], color, w)
+    _line(img, lay, (x + 0.03, y + 0.07), (x + 0.29, y + 0.07), color, w)
+    # shaft with flutes
+    _poly(img, lay, [(x + 0.06, y + 0.07), (x + 0.06, y + 0.47), (x + 0.26, y + 0.47), (x + 0.26, y + 0.07)],
+          color, w)
+    for fx in (0.12, 0.16, 0.2):
+        _line(img, lay, (x + fx, y + 0.11), (x + fx, y + 0.43), color, 0.012)
+    # broken column
+    bx = x + 0.36
+    _poly(img, lay, [(bx, y + 0.47), (bx, y + 0.26), (bx + 0.06, y + 0.22), (bx + 0.1, y + 0.28),
+                     (bx + 0.16, y + 0.24), (bx + 0.16, y + 0.47)], color, w)
+    _line(img, lay, (bx + 0.08, y + 0.31), (bx + 0.08, y + 0.44), color, 0.012)
+    _circle(img, lay, (bx + 0.12, y + 0.13), 0.025, color, -1)
+    # base steps
+    for k, (a, b) in enumerate(((x - 0.02, bx + 0.2), (x - 0.04, bx + 0.22))):
+        yy = y + 0.51 + 0.06 * k
+        _line(img, lay, (a, yy), (b, yy), color, 0.035 if filled else 0.02)
+
+
+def _rift_mask(lay: Layout, rng: np.random.Generator, cells: frozenset[Cell], shrink: float) -> np.ndarray:
+    """Ragged mask of the torn hole over `cells` (page-sized float32, 0/1)."""
+    h, w = lay.height, lay.width
+    m = np.zeros((h, w), np.uint8)
+    for r, c in cells:
+        _fill(m, lay, [(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)], (255,))
+    inside = cv2.distanceTransform(m, cv2.DIST_L2, 3)
+    outside = cv2.distanceTransform(255 - m, cv2.DIST_L2, 3)
+    sd = inside - outside - shrink * lay.ppc
+    ragged = _smooth_noise(rng, (h, w), 60) * 0.05 * lay.ppc + _smooth_noise(rng, (h, w), 140) * 0.025 * lay.ppc
+    return ((sd + ragged) > 0).astype(np.float32)
+
+
+def _rift_color(img: np.ndarray, lay: Layout, rng: np.random.Generator, cells: frozenset[Cell],
+                tone: tuple[int, int, int]) -> None:
+    hole = _rift_mask(lay, rng, cells, 0.04)
+    if not hole.any():
+        return
+    u8 = (hole * 255).astype(np.uint8)
+    # torn paper rim: a pale peach halo just outside the hole
+    rim = cv2.GaussianBlur(cv2.dilate(u8, np.ones((3, 3), np.uint8), iterations=max(1, round(lay.ppc * 0.08))),
+                           (0, 0), lay.ppc * 0.03).astype(np.float32) / 255
+    img += (rim - hole)[..., None].clip(0, 1) * np.array([8, 18, 30], np.float32)
+    # grey floor with brown vertical streaks falling from the upper edges
+    h = img.shape[0]
+    streak = _smooth_noise(rng, (h, img.shape[1]), 90)
+    streak = cv2.resize(streak[::8], (img.shape[1], h), interpolation=cv2.INTER_LINEAR)
+    top = cv2.distanceTransform(u8, cv2.DIST_L2, 3) / lay.ppc
+    brown = np.exp(-top / 0.25)[..., None] * (0.5 + 0.5 * np.abs(streak)[..., None]) * np.array(
+        [60, 40, 10], np.float32)
+    floor = np.asarray(tone, np.float32) + _smooth_noise(rng, (h, img.shape[1]), 20)[..., None] * 6 - brown
+    img[:] = img * (1 - hole[..., None]) + floor * hole[..., None]
+    edge = cv2.morphologyEx(u8, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    img[edge > 0] = img[edge > 0] * 0.35 + np.array([40, 40, 45], np.float32) * 0.65
+
+
+def _rift_bw(img: np.ndarray, lay: Layout, rng: np.random.Generator, cells: frozenset[Cell]) -> None:
+    hole = _rift_mask(lay, rng, cells, 0.04)
+    u8 = (hole * 255).astype(np.uint8)
+    img[hole > 0] = 215
+    contours, _ = cv2.findContours(u8, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    cv2.drawContours(img, contours, -1, (30, 30, 30), max(1, round(lay.ppc * 0.025)), cv2.LINE_AA)
+    # cliff strokes hanging from the top edges
+    ys, xs = np.nonzero(hole)
+    for _ in range(len(cells) * 3):
+        i = int(rng.integers(0, len(xs)))
+        x = int(xs[i])
+        col = np.nonzero(hole[:, x])[0]
+        y0 = int(col.min())
+        ln = int(lay.ppc * rng.uniform(0.2, 0.5))
+        cv2.line(img, (x, y0), (x, min(y0 + ln, int(col.max()))), (120, 120, 120), 1, cv2.LINE_AA)
+
+
+# ----------------------------------------------------------------------------------- below the grid
+
+
+def _brace(img: np.ndarray, lay: Layout, x: float, y0: float, y1: float, d: float, color: tuple[int, ...]) -> None:
+    ym = (y0 + y1) / 2
+    pts = [(x + d, y0), (x, y0 + 0.05), (x, ym - 0.05), (x - d * 0.6, ym), (x, ym + 0.05), (x, y1 - 0.05),
+           (x + d, y1)]
+    _poly(img, lay, pts, color, 0.018)
+
+
+def _coin_track(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: str) -> None:
+    x0, y0, x1, y1 = geo.coin_band
+    centers = geo.coin_centers()
+    ink = (40, 40, 40) if theme == "printfriendly" else FRAME_INK
+    if theme == "printfriendly":
+        _poly(img, lay, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)], ink, 0.018, closed=True)
+        for cx, cy in centers:
+            _circle(img, lay, (cx, cy), geo.coin_radius * 0.85, (70, 70, 70), 0.014)
+            _text(img, lay, "1", (cx, cy), 0.17, (70, 70, 70), cv2.FONT_HERSHEY_SIMPLEX, 0.1)
+    else:
+        band = BAND_TINT.get(side, BAND_TINT["custom"])
+        _fill(img, lay, [(x0 + 0.05, y0 + 0.04), (x1 - 0.05, y0 + 0.04), (x1 - 0.05, y1 - 0.04),
+                         (x0 + 0.05, y1 - 0.04)], band)
+        _brace(img, lay, x0, y0, y1, 0.08, ink)
+        _brace(img, lay, x1, y0, y1, -0.08, ink)
+        for cx, cy in centers:
+            _coin(img, lay, (cx, cy), geo.coin_radius)
+    # plus-shaped icon: five squares with a little mountain in the middle
+    ix, iy = geo.coin_icon
+    s = 0.17
+    fill = (250, 250, 250) if theme == "printfriendly" else BAND_TINT.get(side, BAND_TINT["custom"])
+    for dx, dy in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)):
+        sq = [(ix + (dx - 0.5) * s * 2, iy + (dy - 0.5) * s * 2), (ix + (dx + 0.5) * s * 2, iy + (dy - 0.5) * s * 2),
+              (ix + (dx + 0.5) * s * 2, iy + (dy + 0.5) * s * 2), (ix + (dx - 0.5) * s * 2, iy + (dy + 0.5) * s * 2)]
+        _fill(img, lay, sq, fill)
+        _poly(img, lay, sq, ink, 0.012, closed=True)
+    mid = [(ix - s, iy - s), (ix + s, iy - s), (ix + s, iy + s), (ix - s, iy + s)]
+    _fill(img, lay, mid, (240, 240, 240) if theme == "printfriendly" else MOUNTAIN_BROWN)
+    _poly(img, lay, [(ix - 0.12, iy + 0.08), (ix - 0.03, iy - 0.08), (ix + 0.03, iy + 0.02), (ix + 0.07, iy - 0.06),
+                     (ix + 0.12, iy + 0.08)], ink if theme == "printfriendly" else (230, 230, 230), 0.012)
+
+
+def _monster_face(img: np.ndarray, lay: Layout, cx: float, cy: float, s: float, color: tuple[int, ...]) -> None:
+    _poly(img, lay, [(cx - s, cy - s * 0.9), (cx - s * 0.8, cy - s * 0.4), (cx - s * 0.7, cy + s * 0.4),
+                     (cx, cy + s), (cx + s * 0.7, cy + s * 0.4), (cx + s * 0.8, cy - s * 0.4), (cx + s, cy - s * 0.9)],
+          color, 0.012)
+    _line(img, lay, (cx - s * 0.8, cy - s * 0.4), (cx + s * 0.8, cy - s * 0.4), color, 0.01)
+    _line(img, lay, (cx - s * 0.4, cy), (cx - s * 0.15, cy + s * 0.1), color, 0.01)
+    _line(img, lay, (cx + s * 0.4, cy), (cx + s * 0.15, cy + s * 0.1), color, 0.01)
+
+
+def _season_boxes(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: str) -> None:
+    bw = theme == "printfriendly"
+    ink = (40, 40, 40) if bw else (60, 85, 110)
+    pale = (170, 170, 170) if bw else SIDE_TINT.get(side, SIDE_TINT["custom"])
+    pale = tuple(int(v + (255 - v) * 0.45) for v in pale) if not bw else pale
+    letters = ("AB", "BC", "CD", "DA")
+    for i, (x0, y0, x1, y1) in enumerate(geo.season_boxes):
+        w, h = x1 - x0, y1 - y0
+        rr = 0.12
+        box = np.array([(x0 + rr, y0), (x1 - rr, y0), (x1, y0 + rr), (x1, y1 - rr), (x1 - rr, y1),
+                        (x0 + rr, y1), (x0, y1 - rr), (x0, y0 + rr)])
+        _poly(img, lay, box, ink, 0.02, closed=True)
+        xa, xb = x0 + w * 0.36, x0 + w * 0.71
+        _line(img, lay, (xa, y0), (xa, y1), ink, 0.016)
+        _line(img, lay, (xb, y0), (xb, y1), ink, 0.016)
+        _line(img, lay, (x0, y0 + h / 2), (xb, y0 + h / 2), ink, 0.016)
+        for k, ch in enumerate(letters[i]):
+            cx = x0 + w * (0.18 + 0.355 * k)
+            _text(img, lay, ch, (cx, y0 + h * 0.25), 0.28, pale, cv2.FONT_HERSHEY_COMPLEX, 0.1)
+        ccx, ccy = x0 + w * 0.18, y0 + h * 0.75
+        if bw:
+            _circle(img, lay, (ccx, ccy), 0.13, pale, 0.014)
+            _text(img, lay, "1", (ccx, ccy), 0.12, pale, cv2.FONT_HERSHEY_SIMPLEX, 0.1)
+        else:
+            _circle(img, lay, (ccx, ccy), 0.12, tuple(int(v * 0.3 + 200 * 0.7) for v in GOLD), -1)
+        _monster_face(img, lay, x0 + w * 0.535, y0 + h * 0.75, 0.12, pale)
+        if i < 3:
+            _text(img, lay, "+", ((x1 + geo.season_boxes[i + 1][0]) / 2, y0 + h / 2), 0.2, ink,
+                  cv2.FONT_HERSHEY_SIMPLEX, 0.12)
+    x1 = geo.season_boxes[-1][2]
+    sx0, sy0, sx1, sy1 = geo.total_shield
+    _text(img, lay, "=", ((x1 + sx0) / 2, (sy0 + sy1) / 2), 0.16, ink, cv2.FONT_HERSHEY_SIMPLEX, 0.12)
+    _shield(img, lay, (sx0 + 0.25, sy0 + 0.1, sx1 - 0.25, sy1 - 0.25), ink, bw)
+    # laurels
+    leaf = (40, 40, 40) if bw else (40, 130, 190)
+    for sgn in (-1, 1):
+        for k in range(6):
+            t = k / 5
+            cx = (sx0 + sx1) / 2 + sgn * (0.5 - 0.15 * t) * (sx1 - sx0) * 0.9 * np.cos(t * 1.2)
+            cy = sy0 + 0.6 + t * 0.7
+            ctr = lay.px((cx, cy))
+            cv2.ellipse(img, (round(ctr[0]), round(ctr[1])), (max(1, round(0.07 * lay.ppc)), max(1, round(0.04 * lay.ppc))),
+                        float(sgn * 40), 0, 360, leaf, -1, cv2.LINE_AA)
+
+
+def _shield(img: np.ndarray, lay: Layout, box: tuple[float, float, float, float], ink: tuple[int, ...],
+            bw: bool) -> None:
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    pts = [(x0, y0), (x0 + w / 2, y0 + h * 0.06), (x1, y0), (x1, y0 + h * 0.55), (x0 + w / 2, y1),
+           (x0, y0 + h * 0.55)]
+    _fill(img, lay, pts, (252, 252, 252) if bw else (200, 214, 226))
+    _poly(img, lay, pts, ink, 0.03, closed=True)
+
+
+# ------------------------------------------------------------------------------------------- header
+
+
+def _header(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: str, rng: np.random.Generator) -> None:
+    bw = theme == "printfriendly"
+    ink = (30, 30, 30) if bw else FRAME_INK
+    tint = (30, 30, 30) if bw else SIDE_TINT.get(side, SIDE_TINT["custom"])
+    page = geo.page
+    x = page[0] + 0.75
+    _text(img, lay, "CARTOGRAPHER:", (x + 1.3, -3.1), 0.2, ink, cv2.FONT_HERSHEY_TRIPLEX, 0.12)
+    _line(img, lay, (x, -2.4), (x + 2.5, -2.4), tint, 0.02)
+    _text(img, lay, "TITLE:", (x + 0.55, -1.8), 0.2, ink, cv2.FONT_HERSHEY_TRIPLEX, 0.12)
+    _line(img, lay, (x, -1.1), (x + 2.0, -1.1), tint, 0.02)
+    sx0, sy0, sx1, sy1 = header_box = (4.6, -3.2, 6.4, -0.3)
+    del header_box
+    # banner ribbon arcs above the shield
+    t = np.linspace(0, 1, 30)
+    arc = np.stack([sx0 - 1.0 + t * (sx1 - sx0 + 2.0), sy0 - 0.1 - np.sin(t * np.pi) * 0.35], 1)
+    _poly(img, lay, arc, ink, 0.025)
+    _poly(img, lay, arc + (0, 0.45), ink, 0.025)
+    _line(img, lay, tuple(arc[0]), tuple(arc[0] + (0, 0.45)), ink, 0.025)
+    _line(img, lay, tuple(arc[-1]), tuple(arc[-1] + (0, 0.45)), ink, 0.025)
+    # swords crossing behind the shield
+    _line(img, lay, (sx0 - 0.3, sy0 + 0.3), (sx1 + 0.6, sy1 + 0.1), ink, 0.03)
+    _line(img, lay, (sx1 + 0.3, sy0 + 0.3), (sx0 - 0.6, sy1 + 0.1), ink, 0.03)
+    _shield(img, lay, (sx0 + 0.2, sy0 + 0.9, sx1 - 0.2, sy1 + 0.15), ink, bw)
+    if not bw:
+        # flourishes either side
+        for sgn in (-1, 1):
+            cx = (sx0 + sx1) / 2 + sgn * 2.2
+            _line(img, lay, (cx - 1.0, sy1 - 0.9), (cx + 1.0, sy1 - 0.9), ink, 0.03)
+            ctr = lay.px((cx + sgn * 0.3, sy1 - 1.0))
+            cv2.ellipse(img, (round(ctr[0]), round(ctr[1])), (round(0.25 * lay.ppc), round(0.15 * lay.ppc)), 0,
+                        0, 300, ink, max(1, round(0.04 * lay.ppc)), cv2.LINE_AA)
+    # compass rose
+    cx0, cy0, cx1, cy1 = 9.3, -3.7, 11.6, -1.2
+    cc = ((cx0 + cx1) / 2, (cy0 + cy1) / 2)
+    rad = min(cx1 - cx0, cy1 - cy0) / 2
+    comp = (30, 30, 30) if bw else ((40, 150, 210) if side == "A" else (120, 140, 130))
+    if bw:
+        _circle(img, lay, cc, rad * 0.8, ink, 0.02)
+    for k in range(16):
+        ang = k * np.pi / 8
+        ln = rad * (1.0 if k % 4 == 0 else 0.7 if k % 2 == 0 else 0.45)
+        tip = (cc[0] + ln * np.sin(ang), cc[1] - ln * np.cos(ang))
+        wing = rad * 0.1
+        l_ = (cc[0] + wing * np.sin(ang - np.pi / 2), cc[1] - wing * np.cos(ang - np.pi / 2))
+        r_ = (cc[0] + wing * np.sin(ang + np.pi / 2), cc[1] - wing * np.cos(ang + np.pi / 2))
+        _fill(img, lay, [l_, tip, cc], comp)
+        _fill(img, lay, [cc, tip, r_], tuple(int(v * 0.6) for v in comp))
+    _circle(img, lay, cc, rad * 0.1, ink, -1)
+    if not bw:
+        for k, ch in enumerate("NESW"):
+            ang = k * np.pi / 2
+            _text(img, lay, ch, (cc[0] + rad * 1.1 * np.sin(ang), cc[1] - rad * 1.1 * np.cos(ang)), 0.12, ink,
+                  cv2.FONT_HERSHEY_COMPLEX, 0.1)
+        if side in ("A", "B", "C", "D"):
+            lx, ly = 11.2, -0.45
+            _text(img, lay, f"({side})", (lx, ly), 0.16, ink, cv2.FONT_HERSHEY_TRIPLEX, 0.14)
+    # crown
+    _poly(img, lay, [(5.3, -3.55), (5.3, -3.75), (5.4, -3.65), (5.5, -3.8), (5.6, -3.65), (5.7, -3.75), (5.7, -3.55)],
+          ink, 0.025, closed=True)
+    del rng
+
+
+# ------------------------------------------------------------------------------------------- public
+
+
+@dataclass(frozen=True)
+class Blank:
+    """A printed blank sheet: pixels plus the mask of cells nobody draws in."""
+
+    image: np.ndarray       # (H, W, 3) uint8
+    protect: np.ndarray     # (H, W) float32: 1 inside printed mountain / wasteland cells
+    layout: Layout
+
+
+@lru_cache(maxsize=48)
+def printed_blank(side: str, theme: str, ppc: float, variant: int, mountains: frozenset[Cell],
+                  wasteland: frozenset[Cell], ruins: frozenset[Cell]) -> Blank:
+    """Render (and cache) the printed, undrawn sheet.
+
+    Parameters
+    ----------
+    side : "A".."D" or "custom"
+    theme : "color" or "printfriendly"
+    ppc : float
+        Pixels per cell.
+    variant : int
+        Paper texture and print-wobble seed (a small number, so renders can share cached blanks).
+    mountains, wasteland, ruins : frozenset of (row, col)
+    """
+    if theme not in THEMES:
+        raise ValueError(f"unknown theme {theme!r}: expected one of {', '.join(THEMES)}")
+    geo = geometry()
+    lay = Layout.make(ppc, geo)
+    rng = np.random.default_rng([variant, ord(side[0]), THEMES.index(theme), round(ppc * 16)])
+    img = _paper(lay, theme, rng)
+    tint = SIDE_TINT.get(side, SIDE_TINT["custom"])
+    ink_layer = np.full((lay.height, lay.width, 3), 255, np.uint8)
+    if theme == "printfriendly":
+        _solid_grid(ink_layer, lay)
+        x0, y0, x1, y1 = geo.page
+        m = 0.35
+        _poly(ink_layer, lay, [(x0 + m, y0 + m), (x1 - m, y0 + m), (x1 - m, y1 - m), (x0 + m, y1 - m)],
+              (30, 30, 30), 0.02, closed=True)
+    else:
+        _dashed_grid(ink_layer, lay, tint)
+        _frame(ink_layer, lay, geo)
+        _labels(ink_layer, lay, geo, tint)
+    _coin_track(ink_layer, lay, geo, side, theme)
+    _season_boxes(ink_layer, lay, geo, side, theme)
+    _header(ink_layer, lay, geo, side, theme, rng)
+    ruin_tint = (50, 50, 50) if theme == "printfriendly" else tint
+    for r, c in sorted(ruins):
+        _ruins(ink_layer, lay, r, c, ruin_tint, theme == "printfriendly")
+    # printed ink multiplies into the paper (a printing press lays down translucent ink too)
+    img *= ink_layer.astype(np.float32) / 255.0
+    if wasteland:
+        if theme == "printfriendly":
+            _rift_bw(img, lay, rng, wasteland)
+        else:
+            _rift_color(img, lay, rng, wasteland, (150, 152, 160) if side != "D" else (110, 130, 150))
+    for r, c in sorted(mountains):
+        if theme == "printfriendly":
+            _mountain_bw(img, lay, r, c)
+        else:
+            _mountain_color(img, lay, rng, r, c)
+    protect = np.zeros((lay.height, lay.width), np.float32)
+    inset = 0.14
+    for r, c in mountains | wasteland:
+        _fill(protect, lay, [(c + inset, r + inset), (c + 1 - inset, r + inset), (c + 1 - inset, r + 1 - inset),
+                             (c + inset, r + 1 - inset)], (1.0,))
+    protect = cv2.GaussianBlur(protect, (0, 0), max(0.5, 0.02 * ppc)) if protect.any() else protect
+    image = np.clip(img + 0.5, 0, 255).astype(np.uint8)
+    image.setflags(write=False)
+    protect.setflags(write=False)
+    return Blank(image, protect, lay)

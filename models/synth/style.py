@@ -1,0 +1,221 @@
+"""How one player draws: a :class:`DrawStyle` sampled per sheet, with disjoint train / eval ranges.
+
+The eval split draws from parameter bins and whole variants that training never sees (hue offsets,
+stroke widths and pressures in held-out bins; the crosshatch and loop fills; the pine-tree, hut,
+dotted-farm, spiral-water, fanged-monster and banner-hero icons), so accuracy measured on eval renders
+says something about hands the classifier has not learned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+import numpy as np
+
+Family = Literal["graphite", "color", "color_icon", "marker", "mixed"]
+FAMILIES: tuple[str, ...] = ("graphite", "color", "color_icon", "marker", "mixed")
+SPLITS = ("train", "eval")
+
+# Fill modes and icon variants; the second tuple of each pair is held out for eval.
+FILL_MODES = {"train": ("hatch", "scribble", "solid", "zigzag"), "eval": ("crosshatch", "loops")}
+ICONS = {
+    "F": {"train": ("lollipop", "cloud"), "eval": ("pine",)},
+    "V": {"train": ("house", "roof"), "eval": ("hut",)},
+    "P": {"train": ("hatch", "rows"), "eval": ("dots",)},
+    "W": {"train": ("waves", "ripples"), "eval": ("spiral",)},
+    "M": {"train": ("horned", "mask"), "eval": ("fanged",)},
+    "H": {"train": ("helmet", "sword"), "eval": ("banner",)},
+}
+COIN_MARKS = {"train": ("scribble", "solid", "hatch"), "eval": ("ring_dot",)}
+TERRAINS = ("F", "V", "P", "W", "M", "H")
+
+
+def _bins(rng: np.random.Generator, split: str, edges: list[float]) -> float:
+    """Uniform draw from alternating bins of `edges`: even bins train, odd bins eval."""
+    pairs = [(edges[i], edges[i + 1]) for i in range(len(edges) - 1)]
+    mine = pairs[0::2] if split == "train" else pairs[1::2]
+    widths = np.array([b - a for a, b in mine])
+    k = int(rng.choice(len(mine), p=widths / widths.sum()))
+    a, b = mine[k]
+    return float(rng.uniform(a, b))
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One person's pencil: what is in their hand and how hard they press."""
+
+    medium: Literal["pencil", "marker"]
+    width: float          # stroke width in cell units
+    pressure: float       # 0..1, darkness of a full stroke
+    jitter: float         # hand tremor in cell units
+    overrun: float        # how far fills spill past the cell edge, cell units
+    slant: float          # preferred hatching angle in degrees
+    graphite: tuple[int, int, int]  # BGR of their grey pencil
+
+
+@dataclass(frozen=True)
+class TerrainLook:
+    """How one terrain is drawn on this sheet."""
+
+    fill: str | None          # fill mode or None
+    icon: str | None          # icon variant or None
+    color: tuple[int, int, int]  # BGR of the fill (and of a coloured icon)
+    icon_colored: bool        # icon in the fill colour (else graphite)
+    coverage: float           # 0.3..1 share of the cell the fill covers
+    density: float            # 0..1 how dense hatch lines are / how opaque the fill is
+
+
+BASE_COLORS: dict[str, tuple[int, int, int]] = {
+    "F": (60, 150, 45), "V": (45, 45, 205), "P": (40, 200, 235), "W": (205, 130, 40), "M": (150, 55, 135),
+    "H": (40, 110, 200),
+}
+
+
+def _tint(bgr: tuple[int, int, int], hue_deg: float, sat: float, val: float) -> tuple[int, int, int]:
+    import cv2
+
+    px = np.uint8([[bgr]])
+    h, s, v = cv2.cvtColor(px, cv2.COLOR_BGR2HSV)[0, 0].astype(float)
+    h = (h + hue_deg / 2.0) % 180
+    s = np.clip(s * sat, 20, 255)
+    v = np.clip(v * val, 40, 255)
+    out = cv2.cvtColor(np.uint8([[[h, s, v]]]), cv2.COLOR_HSV2BGR)[0, 0]
+    return int(out[0]), int(out[1]), int(out[2])
+
+
+def _hand(rng: np.random.Generator, split: str, medium: Literal["pencil", "marker"]) -> Hand:
+    if medium == "marker":
+        width = _bins(rng, split, [0.05, 0.065, 0.075, 0.09, 0.1, 0.12])
+        pressure = float(rng.uniform(0.75, 0.95))
+    else:
+        width = _bins(rng, split, [0.022, 0.03, 0.035, 0.045, 0.05, 0.06])
+        pressure = _bins(rng, split, [0.35, 0.5, 0.58, 0.72, 0.8, 0.95])
+    g = int(rng.integers(55, 110))
+    return Hand(
+        medium=medium, width=width, pressure=pressure,
+        jitter=float(rng.uniform(0.004, 0.018)), overrun=float(rng.uniform(0.0, 0.12)),
+        slant=float(rng.choice([45.0, 135.0, 60.0, 120.0, 30.0, 150.0]) + rng.normal(0, 8)),
+        graphite=(g + int(rng.integers(0, 8)), g + int(rng.integers(0, 6)), g),
+    )
+
+
+@dataclass(frozen=True)
+class DrawStyle:
+    """One sheet's consistent drawing style.
+
+    Attributes
+    ----------
+    family : str
+        ``graphite`` (pencil icons), ``color`` (coloured-pencil fills), ``color_icon`` (fill plus icon),
+        ``marker`` (felt-tip) or ``mixed`` (a different one of these per terrain).
+    split : str
+        ``"train"`` or ``"eval"``: which parameter bins this style was drawn from.
+    hand : Hand
+        The player's own pencil.
+    ambush_hand : Hand
+        The neighbour who draws ambush monsters on this sheet.
+    ambush_look : TerrainLook
+        How that neighbour draws a monster.
+    ambush_by_neighbour : bool
+        Monsters on this sheet come from the neighbour (multiplayer) rather than the owner (solo).
+    looks : dict
+        Terrain symbol -> :class:`TerrainLook`.
+    outline_prob : float
+        Chance each placed piece gets its outline (most players always draw it).
+    coin_mark : str
+        How a gained coin is marked.
+    coin_cross_fill : bool
+        Spent coins are filled before being crossed out.
+    digit_font : int
+        Hershey font for season scores.
+    smudges : int
+        Erasure smudges on the sheet.
+    seasons_written : int
+        How many season boxes carry numbers (0-4).
+    """
+
+    family: str
+    split: str
+    hand: Hand
+    ambush_hand: Hand
+    looks: dict[str, TerrainLook] = field(default_factory=dict)
+    ambush_look: TerrainLook | None = None
+    ambush_by_neighbour: bool = True
+    outline_prob: float = 1.0
+    coin_mark: str = "scribble"
+    coin_cross_fill: bool = True
+    digit_font: int = 0
+    smudges: int = 0
+    seasons_written: int = 0
+
+    @classmethod
+    def random(cls, rng: np.random.Generator, split: str = "train", family: str | None = None) -> DrawStyle:
+        """Sample a style. `family` forces one family (else uniform over :data:`FAMILIES`)."""
+        if split not in SPLITS:
+            raise ValueError(f"unknown split {split!r}: expected 'train' or 'eval'")
+        fam = family or str(rng.choice(FAMILIES))
+        if fam not in FAMILIES:
+            raise ValueError(f"unknown style family {fam!r}: expected one of {', '.join(FAMILIES)}")
+        medium: Literal["pencil", "marker"] = "marker" if fam == "marker" else "pencil"
+        hand = _hand(rng, split, medium)
+        amb_medium: Literal["pencil", "marker"] = "marker" if rng.random() < 0.2 else "pencil"
+        ambush = _hand(rng, split, amb_medium)
+        hue = _bins(rng, split, [-20, -12, -7, -2, 2, 7, 12, 20])
+        sat = _bins(rng, split, [0.55, 0.7, 0.8, 0.95, 1.05, 1.2])
+        val = float(rng.uniform(0.85, 1.1))
+        modes = FILL_MODES[split]
+        shared_mode = str(rng.choice(modes))
+        looks: dict[str, TerrainLook] = {}
+        for t in TERRAINS:
+            sub = fam if fam != "mixed" else str(rng.choice(("graphite", "color", "color_icon", "marker")))
+            icons = ICONS[t][split]
+            color = _tint(BASE_COLORS[t], hue + rng.normal(0, 3), sat, val)
+            mode = shared_mode if rng.random() < 0.7 else str(rng.choice(modes))
+            if sub == "graphite":
+                look = TerrainLook(None, str(rng.choice(icons)), hand.graphite, False, 1.0, 1.0)
+            elif sub == "color":
+                look = TerrainLook(mode, None, color, False, float(rng.uniform(0.3, 1.0)),
+                                   float(rng.uniform(0.45, 1.0)))
+            elif sub == "color_icon":
+                look = TerrainLook(mode, str(rng.choice(icons)), color, bool(rng.random() < 0.4),
+                                   float(rng.uniform(0.3, 1.0)), float(rng.uniform(0.35, 0.85)))
+            else:  # marker: doodle icons in colour, or bold fills
+                if rng.random() < 0.5:
+                    look = TerrainLook(None, str(rng.choice(icons)), color, True, 1.0, 1.0)
+                else:
+                    look = TerrainLook(mode, None, color, True, float(rng.uniform(0.4, 1.0)),
+                                       float(rng.uniform(0.5, 1.0)))
+            looks[t] = look
+        amb = str(rng.choice(("graphite", "color", "color_icon")))
+        m_color = _tint(BASE_COLORS["M"], _bins(rng, split, [-20, -12, -7, -2, 2, 7, 12, 20]), sat, val)
+        ambush_look = TerrainLook(
+            None if amb == "graphite" else str(rng.choice(modes)),
+            None if amb == "color" else str(rng.choice(ICONS["M"][split])),
+            ambush.graphite if amb == "graphite" else m_color, amb != "graphite" and rng.random() < 0.5,
+            float(rng.uniform(0.4, 1.0)), float(rng.uniform(0.4, 1.0)))
+        # the hero is often drawn as a mark even by players who only colour
+        if looks["H"].icon is None and rng.random() < 0.6:
+            looks["H"] = replace(looks["H"], icon=str(rng.choice(ICONS["H"][split])))
+        import cv2
+
+        fonts = [cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_PLAIN]
+        eval_fonts = [cv2.FONT_HERSHEY_SCRIPT_COMPLEX, cv2.FONT_HERSHEY_DUPLEX]
+        return cls(
+            family=fam, split=split, hand=hand, ambush_hand=ambush, looks=looks, ambush_look=ambush_look,
+            ambush_by_neighbour=bool(rng.random() < 0.6),
+            outline_prob=1.0 if rng.random() < 0.8 else float(rng.uniform(0.8, 1.0)),
+            coin_mark=str(rng.choice(COIN_MARKS[split])),
+            coin_cross_fill=bool(rng.random() < 0.6),
+            digit_font=int(rng.choice(fonts if split == "train" else eval_fonts)),
+            smudges=int(rng.integers(0, 4)),
+            seasons_written=int(rng.integers(0, 5)),
+        )
+
+    def describe(self) -> str:
+        """A one-line summary for logs and debug image names."""
+        looks = " ".join(f"{t}:{lk.fill or '-'}/{lk.icon or '-'}" for t, lk in self.looks.items())
+        return f"{self.family}[{self.split}] {self.hand.medium} w={self.hand.width:.3f} p={self.hand.pressure:.2f} {looks}"
+
+
+__all__ = ["FAMILIES", "DrawStyle", "Hand", "TerrainLook"]
