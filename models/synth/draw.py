@@ -40,7 +40,9 @@ def icon_paths(terrain: str, variant: str, rng: np.random.Generator) -> list[Pat
     a = np.array
     if terrain == "F":
         if variant == "lollipop":
-            spots = [(0.3, 0.35), (0.68, 0.33), (0.5, 0.66)] if rng.random() < 0.7 else [(0.32, 0.4), (0.68, 0.6)]
+            spots = (
+                [(0.3, 0.35), (0.68, 0.33), (0.5, 0.66)] if rng.random() < 0.7 else [(0.32, 0.4), (0.68, 0.6)]
+            )
             for x, y in spots:
                 r = rng.uniform(0.08, 0.11)
                 p.append(_circle_path(x, y, r, 12, 0.1, rng.uniform(0, 6)))
@@ -50,16 +52,43 @@ def icon_paths(terrain: str, variant: str, rng: np.random.Generator) -> list[Pat
             p.append(a([(0.45, 0.57), (0.44, 0.82), (0.38, 0.86)]))
             p.append(a([(0.55, 0.57), (0.56, 0.82), (0.62, 0.86)]))
         else:  # pine
-            for x in ((0.5,) if rng.random() < 0.5 else (0.32, 0.68)):
+            for x in (0.5,) if rng.random() < 0.5 else (0.32, 0.68):
                 s = 1.0 if x == 0.5 else 0.75
-                p.append(a([(x, 0.15), (x - 0.12 * s, 0.38), (x - 0.05 * s, 0.36), (x - 0.17 * s, 0.6),
-                            (x - 0.06 * s, 0.58), (x - 0.22 * s, 0.78), (x + 0.22 * s, 0.78), (x + 0.06 * s, 0.58),
-                            (x + 0.17 * s, 0.6), (x + 0.05 * s, 0.36), (x + 0.12 * s, 0.38), (x, 0.15)]))
+                p.append(
+                    a(
+                        [
+                            (x, 0.15),
+                            (x - 0.12 * s, 0.38),
+                            (x - 0.05 * s, 0.36),
+                            (x - 0.17 * s, 0.6),
+                            (x - 0.06 * s, 0.58),
+                            (x - 0.22 * s, 0.78),
+                            (x + 0.22 * s, 0.78),
+                            (x + 0.06 * s, 0.58),
+                            (x + 0.17 * s, 0.6),
+                            (x + 0.05 * s, 0.36),
+                            (x + 0.12 * s, 0.38),
+                            (x, 0.15),
+                        ]
+                    )
+                )
                 p.append(a([(x, 0.78), (x, 0.88)]))
     elif terrain == "V":
         if variant == "house":
-            p.append(a([(0.27, 0.5), (0.5, 0.22), (0.73, 0.5), (0.63, 0.5), (0.63, 0.8), (0.37, 0.8), (0.37, 0.5),
-                        (0.27, 0.5)]))
+            p.append(
+                a(
+                    [
+                        (0.27, 0.5),
+                        (0.5, 0.22),
+                        (0.73, 0.5),
+                        (0.63, 0.5),
+                        (0.63, 0.8),
+                        (0.37, 0.8),
+                        (0.37, 0.5),
+                        (0.27, 0.5),
+                    ]
+                )
+            )
         elif variant == "roof":
             p.append(a([(0.25, 0.45), (0.5, 0.2), (0.75, 0.45)]))
             p.append(a([(0.3, 0.42), (0.3, 0.8), (0.7, 0.8), (0.7, 0.42)]))
@@ -96,18 +125,33 @@ def icon_paths(terrain: str, variant: str, rng: np.random.Generator) -> list[Pat
                 p.append(_wave(0.52, 0.8, y + 0.05, 0.04, 1.0, 10))
         else:  # spiral
             t = np.linspace(0, 4 * np.pi, 40)
-            r = 0.02 + 0.022 * t
-            p.append(np.stack([0.5 + r * np.cos(t), 0.5 + r * np.sin(t)], 1))
+            rad = 0.02 + 0.022 * t
+            p.append(np.stack([0.5 + rad * np.cos(t), 0.5 + rad * np.sin(t)], 1))
     elif terrain == "M":
         if variant == "horned":
-            p.append(a([(0.25, 0.2), (0.3, 0.38), (0.3, 0.6), (0.5, 0.82), (0.7, 0.6), (0.7, 0.38), (0.75, 0.2)]))
+            p.append(
+                a([(0.25, 0.2), (0.3, 0.38), (0.3, 0.6), (0.5, 0.82), (0.7, 0.6), (0.7, 0.38), (0.75, 0.2)])
+            )
             p.append(a([(0.3, 0.38), (0.5, 0.42), (0.7, 0.38)]))
             p.append(a([(0.38, 0.52), (0.46, 0.56)]))
             p.append(a([(0.62, 0.52), (0.54, 0.56)]))
             p.append(a([(0.42, 0.68), (0.58, 0.68)]))
         elif variant == "mask":
-            p.append(a([(0.28, 0.22), (0.38, 0.3), (0.5, 0.3), (0.62, 0.3), (0.72, 0.22), (0.7, 0.55), (0.5, 0.82),
-                        (0.3, 0.55), (0.28, 0.22)]))
+            p.append(
+                a(
+                    [
+                        (0.28, 0.22),
+                        (0.38, 0.3),
+                        (0.5, 0.3),
+                        (0.62, 0.3),
+                        (0.72, 0.22),
+                        (0.7, 0.55),
+                        (0.5, 0.82),
+                        (0.3, 0.55),
+                        (0.28, 0.22),
+                    ]
+                )
+            )
             p.append(a([(0.38, 0.45), (0.45, 0.47)]))
             p.append(a([(0.55, 0.47), (0.62, 0.45)]))
             p.append(a([(0.44, 0.65), (0.56, 0.65)]))
@@ -151,8 +195,9 @@ def _region(rng: np.random.Generator, hand: Hand, coverage: float) -> tuple[floa
     return x0, y0, x1, y1
 
 
-def _hatch(box: tuple[float, float, float, float], angle_deg: float, spacing: float,
-           rng: np.random.Generator) -> list[Path]:
+def _hatch(
+    box: tuple[float, float, float, float], angle_deg: float, spacing: float, rng: np.random.Generator
+) -> list[Path]:
     ang = np.deg2rad(angle_deg)
     d = np.array([np.cos(ang), np.sin(ang)])
     nrm = np.array([-d[1], d[0]])
@@ -172,10 +217,11 @@ def _hatch(box: tuple[float, float, float, float], angle_deg: float, spacing: fl
     return out
 
 
-def _zigzag(box: tuple[float, float, float, float], angle_deg: float, spacing: float,
-            rng: np.random.Generator) -> list[Path]:
+def _zigzag(
+    box: tuple[float, float, float, float], angle_deg: float, spacing: float, rng: np.random.Generator
+) -> list[Path]:
     lines = _hatch(box, angle_deg, spacing, rng)
-    pts = []
+    pts: list[np.ndarray] = []
     for i, ln in enumerate(lines):
         pts.extend(ln if i % 2 == 0 else ln[::-1])
     return [np.array(pts)] if len(pts) >= 2 else []
@@ -204,7 +250,9 @@ def _loops(box: tuple[float, float, float, float], spacing: float) -> list[Path]
     return out
 
 
-def fill_paths(mode: str, hand: Hand, look: TerrainLook, rng: np.random.Generator) -> tuple[list[Path], float]:
+def fill_paths(
+    mode: str, hand: Hand, look: TerrainLook, rng: np.random.Generator
+) -> tuple[list[Path], float]:
     """Strokes of a cell fill (local units) and the solid-fill pressure (0 when none)."""
     box = _region(rng, hand, look.coverage)
     spacing = float(np.interp(look.density, [0, 1], [0.14, 0.04]))
@@ -234,11 +282,20 @@ def fill_paths(mode: str, hand: Hand, look: TerrainLook, rng: np.random.Generato
 
 
 def _to_px(lay: Layout, r: int, c: int, path: Path) -> np.ndarray:
-    return lay.px(path + (c, r))
+    return lay.px(path + np.array([c, r], float))
 
 
-def _strokes(layer: Layer, lay: Layout, r: int, c: int, paths: Iterable[Path], hand: Hand,
-             rng: np.random.Generator, pressure: float = 1.0, width: float = 1.0) -> None:
+def _strokes(
+    layer: Layer,
+    lay: Layout,
+    r: int,
+    c: int,
+    paths: Iterable[Path],
+    hand: Hand,
+    rng: np.random.Generator,
+    pressure: float = 1.0,
+    width: float = 1.0,
+) -> None:
     wpx = max(1.0, hand.width * width * lay.ppc)
     for path in paths:
         px = jitter_path(_to_px(lay, r, c, path), rng, hand.jitter * lay.ppc, max(2.0, lay.ppc * 0.06))
@@ -259,22 +316,43 @@ def _cell_box(lay: Layout, r: int, c: int, pad: float) -> tuple[float, float, fl
     return x0, y0, x1, y1
 
 
-def draw_cell(canvas: Canvas, lay: Layout, r: int, c: int, terrain: str, look: TerrainLook, hand: Hand,
-              rng: np.random.Generator) -> None:
+def draw_cell(
+    canvas: Canvas,
+    lay: Layout,
+    r: int,
+    c: int,
+    terrain: str,
+    look: TerrainLook,
+    hand: Hand,
+    rng: np.random.Generator,
+) -> None:
     """Draw one terrain cell: fill (coloured) then icon, as this hand and look say."""
     box = _cell_box(lay, r, c, 0.35)
     if look.fill is not None:
         paths, solid = fill_paths(look.fill, hand, look, rng)
         with canvas.layer(box, look.color, _alpha(hand), grain=_grain(hand)) as lyr:
             if solid:
-                poly = jitter_path(_to_px(lay, r, c, np.vstack([paths[0], paths[0][:1]])), rng,
-                                   hand.jitter * lay.ppc, lay.ppc * 0.1)
+                poly = jitter_path(
+                    _to_px(lay, r, c, np.vstack([paths[0], paths[0][:1]])),
+                    rng,
+                    hand.jitter * lay.ppc,
+                    lay.ppc * 0.1,
+                )
                 lyr.fill(poly, (0.5 + 0.5 * hand.pressure) * solid)
                 paths = paths[1:]
             # colouring in is pressed harder than sketching: lift light hands towards full pressure
             boost = (0.5 + 0.5 * hand.pressure) / max(hand.pressure, 1e-3)
-            _strokes(lyr, lay, r, c, paths, hand, rng, pressure=(0.6 + 0.4 * look.density) * boost,
-                     width=1.6 if hand.medium == "pencil" else 1.0)
+            _strokes(
+                lyr,
+                lay,
+                r,
+                c,
+                paths,
+                hand,
+                rng,
+                pressure=(0.6 + 0.4 * look.density) * boost,
+                width=1.6 if hand.medium == "pencil" else 1.0,
+            )
     if look.icon is not None:
         paths = icon_paths(terrain, look.icon, rng)
         s = rng.uniform(0.8, 1.05)
@@ -295,8 +373,10 @@ def draw_cell(canvas: Canvas, lay: Layout, r: int, c: int, terrain: str, look: T
 def draw_destroyed(canvas: Canvas, lay: Layout, r: int, c: int, hand: Hand, rng: np.random.Generator) -> None:
     """A large X over the whole cell."""
     e = rng.uniform(0.0, 0.1, 4)
-    paths = [np.array([(0.05 - e[0], 0.05 - e[1]), (0.95 + e[2], 0.95 + e[3])]),
-             np.array([(0.95 + e[1], 0.05 - e[0]), (0.05 - e[3], 0.95 + e[2])])]
+    paths = [
+        np.array([(0.05 - e[0], 0.05 - e[1]), (0.95 + e[2], 0.95 + e[3])]),
+        np.array([(0.95 + e[1], 0.05 - e[0]), (0.05 - e[3], 0.95 + e[2])]),
+    ]
     with canvas.layer(_cell_box(lay, r, c, 0.3), hand.graphite, 0.95, grain=_grain(hand)) as lyr:
         _strokes(lyr, lay, r, c, paths, hand, rng, pressure=1.15, width=1.5)
 
@@ -318,7 +398,9 @@ def draw_star(canvas: Canvas, lay: Layout, r: int, c: int, hand: Hand, rng: np.r
         _strokes(lyr, lay, r, c, paths, hand, rng, pressure=1.2, width=1.1)
 
 
-def outline_runs(edges: Iterable[tuple[str, int, int]]) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+def outline_runs(
+    edges: Iterable[tuple[str, int, int]],
+) -> list[tuple[tuple[float, float], tuple[float, float]]]:
     """Merge unit boundary edges into straight runs.
 
     `edges` are ("h", y, x) for the segment from (x, y) to (x+1, y) and ("v", x, y) for (x, y)-(x, y+1),
@@ -359,8 +441,13 @@ def piece_boundary(piece: frozenset[Cell]) -> list[tuple[str, int, int]]:
     return out
 
 
-def draw_outlines(canvas: Canvas, lay: Layout, runs: Sequence[tuple[tuple[float, float], tuple[float, float]]],
-                  hand: Hand, rng: np.random.Generator) -> None:
+def draw_outlines(
+    canvas: Canvas,
+    lay: Layout,
+    runs: Sequence[tuple[tuple[float, float], tuple[float, float]]],
+    hand: Hand,
+    rng: np.random.Generator,
+) -> None:
     """Thick pencil lines along piece boundaries (lattice runs in cell units)."""
     n = GRID_SIZE
     box = (*lay.px((-0.3, -0.3)), *lay.px((n + 0.3, n + 0.3)))
@@ -373,12 +460,15 @@ def draw_outlines(canvas: Canvas, lay: Layout, runs: Sequence[tuple[tuple[float,
             nrm = np.array([-d[1], d[0]])
             a = a - d * rng.uniform(-0.03, 0.08) + nrm * rng.normal(0, 0.015)
             b = b + d * rng.uniform(-0.03, 0.08) + nrm * rng.normal(0, 0.015)
-            px = jitter_path(lay.px(np.array([a, b])), rng, hand.jitter * lay.ppc * 0.6, max(3.0, lay.ppc * 0.15))
+            px = jitter_path(
+                lay.px(np.array([a, b])), rng, hand.jitter * lay.ppc * 0.6, max(3.0, lay.ppc * 0.15)
+            )
             lyr.stroke(px, width, min(1.0, hand.pressure * 1.3), rng, lift=0.08)
 
 
-def draw_coin(canvas: Canvas, lay: Layout, index: int, state: int, style: DrawStyle,
-              rng: np.random.Generator) -> None:
+def draw_coin(
+    canvas: Canvas, lay: Layout, index: int, state: int, style: DrawStyle, rng: np.random.Generator
+) -> None:
     """Mark coin circle `index`: 1 = gained (filled), 2 = spent (crossed out)."""
     geo = geometry()
     cx, cy = geo.coin_centers()[index]
@@ -393,7 +483,9 @@ def draw_coin(canvas: Canvas, lay: Layout, index: int, state: int, style: DrawSt
         if mark == "scribble":
             t = np.linspace(0, 1, 9)
             xs = cx - rad * 0.8 + 1.6 * rad * t
-            ys = cy + np.where(np.arange(9) % 2 == 0, -1, 1) * rad * 0.75 * np.sqrt(1 - (2 * t - 1) ** 2 * 0.6)
+            ys = cy + np.where(np.arange(9) % 2 == 0, -1, 1) * rad * 0.75 * np.sqrt(
+                1 - (2 * t - 1) ** 2 * 0.6
+            )
             paths.append(np.stack([xs, ys], 1))
         elif mark == "solid":
             solid_poly = _circle_path(cx, cy, rad * 0.9, 16)
@@ -401,7 +493,9 @@ def draw_coin(canvas: Canvas, lay: Layout, index: int, state: int, style: DrawSt
         elif mark == "hatch":
             for ln in _hatch((cx - rad, cy - rad, cx + rad, cy + rad), hand.slant, rad * 0.3, rng):
                 mid = ln.mean(0)
-                paths.append(c0 + (ln - c0) * 0.85 if np.hypot(*(mid - c0)) < rad * 0.8 else (ln - mid) * 0.4 + mid)
+                paths.append(
+                    c0 + (ln - c0) * 0.85 if np.hypot(*(mid - c0)) < rad * 0.8 else (ln - mid) * 0.4 + mid
+                )
         else:  # ring_dot
             paths.append(_circle_path(cx, cy, rad * 1.15, 16, 0.0, rng.uniform(0, 6)))
             paths.append(_circle_path(cx, cy, rad * 0.3, 8))
@@ -427,9 +521,13 @@ def draw_season_scores(canvas: Canvas, lay: Layout, style: DrawStyle, rng: np.ra
         w, h = x1 - x0, y1 - y0
         a, b = int(rng.integers(0, 25)), int(rng.integers(0, 25))
         coins, mon = int(rng.integers(0, 15)), int(rng.integers(0, 9))
-        entries = [((0.18, 0.25), str(a)), ((0.535, 0.25), str(b)), ((0.18, 0.75), str(coins)),
-                   ((0.535, 0.75), f"-{mon}" if rng.random() < 0.6 else str(mon)),
-                   ((0.855, 0.5), str(a + b + coins - mon))]
+        entries = [
+            ((0.18, 0.25), str(a)),
+            ((0.535, 0.25), str(b)),
+            ((0.18, 0.75), str(coins)),
+            ((0.535, 0.75), f"-{mon}" if rng.random() < 0.6 else str(mon)),
+            ((0.855, 0.5), str(a + b + coins - mon)),
+        ]
         for (fx, fy), txt in entries:
             if rng.random() < 0.08:
                 continue
@@ -437,8 +535,16 @@ def draw_season_scores(canvas: Canvas, lay: Layout, style: DrawStyle, rng: np.ra
             _handwrite(canvas, lay, txt, center, 0.3 * rng.uniform(0.8, 1.2), style.digit_font, hand, rng)
 
 
-def _handwrite(canvas: Canvas, lay: Layout, txt: str, center: tuple[float, float], height: float, font: int,
-               hand: Hand, rng: np.random.Generator) -> None:
+def _handwrite(
+    canvas: Canvas,
+    lay: Layout,
+    txt: str,
+    center: tuple[float, float],
+    height: float,
+    font: int,
+    hand: Hand,
+    rng: np.random.Generator,
+) -> None:
     hpx = height * lay.ppc
     thick = max(1, round(hand.width * lay.ppc * 0.8))
     (tw, th), base = cv2.getTextSize(txt, font, 1.0, thick)
@@ -452,15 +558,17 @@ def _handwrite(canvas: Canvas, lay: Layout, txt: str, center: tuple[float, float
     hh, ww = m.shape
     aff = np.array([[np.cos(ang), -np.sin(ang) - shear, 0], [np.sin(ang), np.cos(ang), 0]], np.float32)
     aff[:, 2] = np.array([ww / 2, hh / 2]) - aff[:, :2] @ np.array([ww / 2, hh / 2])
-    m = cv2.warpAffine(m, aff, (ww, hh))
+    m = np.asarray(cv2.warpAffine(m, aff, (ww, hh)), np.uint8)
     cx, cy = lay.px(center)
     x0, y0 = round(cx - ww / 2), round(cy - hh / 2)
     with canvas.layer((x0, y0, x0 + ww - 1, y0 + hh - 1), hand.graphite, 0.95, grain=_grain(hand)) as lyr:
-        sub = m[lyr.y0 - y0: lyr.y0 - y0 + lyr.mask.shape[0], lyr.x0 - x0: lyr.x0 - x0 + lyr.mask.shape[1]]
+        sub = m[lyr.y0 - y0 : lyr.y0 - y0 + lyr.mask.shape[0], lyr.x0 - x0 : lyr.x0 - x0 + lyr.mask.shape[1]]
         lyr.mask[: sub.shape[0], : sub.shape[1]] = (sub.astype(np.float32) * hand.pressure).astype(np.uint8)
 
 
-def draw_smudge(canvas: Canvas, lay: Layout, r: int, c: int, style: DrawStyle, rng: np.random.Generator) -> None:
+def draw_smudge(
+    canvas: Canvas, lay: Layout, r: int, c: int, style: DrawStyle, rng: np.random.Generator
+) -> None:
     """An erasure: a grey rubbed patch with the ghost of erased strokes."""
     box = _cell_box(lay, r, c, 0.3)
     ghost = str(rng.choice(("F", "V", "P", "W", "M")))
@@ -468,10 +576,25 @@ def draw_smudge(canvas: Canvas, lay: Layout, r: int, c: int, style: DrawStyle, r
     with canvas.layer(box, (120, 120, 125), rng.uniform(0.08, 0.18), grain=0.5, blur=lay.ppc * 0.12) as lyr:
         ctr = lay.px((c + rng.uniform(0.3, 0.7), r + rng.uniform(0.3, 0.7)))
         ax = (max(1, int(lay.ppc * rng.uniform(0.2, 0.45))), max(1, int(lay.ppc * rng.uniform(0.12, 0.3))))
-        cv2.ellipse(lyr.mask, (int(ctr[0] - lyr.x0), int(ctr[1] - lyr.y0)), ax, float(rng.uniform(0, 180)), 0, 360,
-                    255, -1)
+        cv2.ellipse(
+            lyr.mask,
+            (int(ctr[0] - lyr.x0), int(ctr[1] - lyr.y0)),
+            ax,
+            float(rng.uniform(0, 180)),
+            0,
+            360,
+            255,
+            -1,
+        )
     if look is not None:
-        paths = icon_paths(ghost, "waves" if ghost == "W" else "hatch" if ghost == "P" else
-                           {"F": "lollipop", "V": "house", "M": "horned"}[ghost], rng)
+        paths = icon_paths(
+            ghost,
+            "waves"
+            if ghost == "W"
+            else "hatch"
+            if ghost == "P"
+            else {"F": "lollipop", "V": "house", "M": "horned"}[ghost],
+            rng,
+        )
         with canvas.layer(box, style.hand.graphite, rng.uniform(0.08, 0.2), grain=1.0, blur=1.0) as lyr:
             _strokes(lyr, lay, r, c, paths, style.hand, rng)

@@ -121,8 +121,12 @@ def derive_pieces(sheet: SheetLike) -> tuple[frozenset[Cell], ...]:
                 cr, cc = stack.pop()
                 comp.add((cr, cc))
                 for nr, nc in ((cr - 1, cc), (cr + 1, cc), (cr, cc - 1), (cr, cc + 1)):
-                    if (0 <= nr < GRID_SIZE and 0 <= nc < GRID_SIZE and (nr, nc) not in seen
-                            and _symbol(sheet[nr, nc]) == t):
+                    if (
+                        0 <= nr < GRID_SIZE
+                        and 0 <= nc < GRID_SIZE
+                        and (nr, nc) not in seen
+                        and _symbol(sheet[nr, nc]) == t
+                    ):
                         seen.add((nr, nc))
                         stack.append((nr, nc))
             out.append(frozenset(comp))
@@ -144,9 +148,16 @@ def coin_states_for(sheet: SheetLike, rng: np.random.Generator) -> tuple[int, ..
     return tuple(states)
 
 
-def render_page(sheet: SheetLike, rng: np.random.Generator, *, ppc: float = 48, theme: str = "color",
-                style: DrawStyle | None = None, pieces: Sequence[frozenset[Cell]] = (),
-                split: str = "train") -> Page:
+def render_page(
+    sheet: SheetLike,
+    rng: np.random.Generator,
+    *,
+    ppc: float = 48,
+    theme: str = "color",
+    style: DrawStyle | None = None,
+    pieces: Sequence[frozenset[Cell]] = (),
+    split: str = "train",
+) -> Page:
     """Draw `sheet` as a printed page filled in by hand.
 
     Parameters
@@ -205,7 +216,9 @@ def render_page(sheet: SheetLike, rng: np.random.Generator, *, ppc: float = 48, 
             elif t == "X":
                 under = rng.random()
                 if under < 0.35:  # a hero destroyed a monster: the X goes over the drawn monster
-                    draw.draw_cell(canvas, lay, r, c, "M", style.ambush_look or style.looks["M"], monster_hand, rng)
+                    draw.draw_cell(
+                        canvas, lay, r, c, "M", style.ambush_look or style.looks["M"], monster_hand, rng
+                    )
                 elif under < 0.45:
                     u = str(rng.choice(("F", "V", "P", "W")))
                     draw.draw_cell(canvas, lay, r, c, u, style.looks[u], style.hand, rng)
@@ -251,7 +264,14 @@ def render_page(sheet: SheetLike, rng: np.random.Generator, *, ppc: float = 48, 
     draw.draw_season_scores(canvas, lay, style, rng)
 
     return Page(
-        image=canvas.render(), ppc=float(ppc), grid_origin=(lay.ox, lay.oy), coin_states=states,
-        edges_h=edges_h, edges_v=edges_v, style=style, theme=theme, pieces=placed,
+        image=canvas.render(),
+        ppc=float(ppc),
+        grid_origin=(lay.ox, lay.oy),
+        coin_states=states,
+        edges_h=edges_h,
+        edges_v=edges_v,
+        style=style,
+        theme=theme,
+        pieces=placed,
         blank=blank.image,
     )

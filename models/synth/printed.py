@@ -21,14 +21,17 @@ THEMES = ("color", "printfriendly")
 
 # Printed ink tints (BGR), sampled by eye and pipette from the reference sheets.
 SIDE_TINT: dict[str, tuple[int, int, int]] = {
-    "A": (45, 150, 212),   # orange
+    "A": (45, 150, 212),  # orange
     "B": (112, 126, 140),  # grey-green
-    "C": (70, 120, 60),    # plausible: green
-    "D": (150, 100, 70),   # plausible: slate blue
+    "C": (70, 120, 60),  # plausible: green
+    "D": (150, 100, 70),  # plausible: slate blue
     "custom": (90, 110, 140),
 }
 BAND_TINT: dict[str, tuple[int, int, int]] = {
-    "A": (40, 160, 225), "B": (125, 160, 150), "C": (90, 160, 110), "D": (165, 140, 110),
+    "A": (40, 160, 225),
+    "B": (125, 160, 150),
+    "C": (90, 160, 110),
+    "D": (165, 140, 110),
     "custom": (120, 150, 170),
 }
 FRAME_INK = (28, 40, 52)
@@ -71,14 +74,33 @@ def _thick(lay: Layout, w: float) -> int:
     return max(1, round(w * lay.ppc))
 
 
-def _line(img: np.ndarray, lay: Layout, a: tuple[float, float], b: tuple[float, float],
-          color: tuple[int, ...], w: float) -> None:
-    cv2.line(img, tuple(_fx(lay.px(a)).ravel()), tuple(_fx(lay.px(b)).ravel()), color, _thick(lay, w),
-             cv2.LINE_AA, _SHIFT)
+def _line(
+    img: np.ndarray,
+    lay: Layout,
+    a: tuple[float, float],
+    b: tuple[float, float],
+    color: tuple[int, ...],
+    w: float,
+) -> None:
+    cv2.line(
+        img,
+        tuple(_fx(lay.px(a)).ravel()),
+        tuple(_fx(lay.px(b)).ravel()),
+        color,
+        _thick(lay, w),
+        cv2.LINE_AA,
+        _SHIFT,
+    )
 
 
-def _poly(img: np.ndarray, lay: Layout, pts: np.ndarray | list, color: tuple[int, ...], w: float,
-          closed: bool = False) -> None:
+def _poly(
+    img: np.ndarray,
+    lay: Layout,
+    pts: np.ndarray | list,
+    color: tuple[int, ...],
+    w: float,
+    closed: bool = False,
+) -> None:
     cv2.polylines(img, [_fx(lay.px(pts))], closed, color, _thick(lay, w), cv2.LINE_AA, _SHIFT)
 
 
@@ -86,15 +108,31 @@ def _fill(img: np.ndarray, lay: Layout, pts: np.ndarray | list, color: tuple[int
     cv2.fillPoly(img, [_fx(lay.px(pts))], color, cv2.LINE_AA, _SHIFT)
 
 
-def _circle(img: np.ndarray, lay: Layout, c: tuple[float, float], r: float, color: tuple[int, ...],
-            w: float) -> None:
+def _circle(
+    img: np.ndarray, lay: Layout, c: tuple[float, float], r: float, color: tuple[int, ...], w: float
+) -> None:
     center = tuple(_fx(lay.px(c)).ravel())
-    cv2.circle(img, center, round(r * lay.ppc * (1 << _SHIFT)), color,
-               -1 if w < 0 else _thick(lay, w), cv2.LINE_AA, _SHIFT)
+    cv2.circle(
+        img,
+        center,
+        round(r * lay.ppc * (1 << _SHIFT)),
+        color,
+        -1 if w < 0 else _thick(lay, w),
+        cv2.LINE_AA,
+        _SHIFT,
+    )
 
 
-def _text(img: np.ndarray, lay: Layout, s: str, center: tuple[float, float], height: float,
-          color: tuple[int, ...], font: int = cv2.FONT_HERSHEY_TRIPLEX, weight: float = 0.08) -> None:
+def _text(
+    img: np.ndarray,
+    lay: Layout,
+    s: str,
+    center: tuple[float, float],
+    height: float,
+    color: tuple[int, ...],
+    font: int = cv2.FONT_HERSHEY_TRIPLEX,
+    weight: float = 0.08,
+) -> None:
     """Text centred on `center`, about `height` cell units tall."""
     thick = max(1, round(weight * height * lay.ppc))
     (tw, th), _ = cv2.getTextSize(s, font, 1.0, thick)
@@ -135,14 +173,17 @@ def _paper(lay: Layout, theme: str, rng: np.random.Generator) -> np.ndarray:
     frac = np.abs(((field * k) % 1.0) - 0.5)
     gy, gx = np.gradient(field * k)
     width = np.hypot(gx, gy) * (1.2 + rng.random())
-    lines = np.clip(1.0 - (0.5 - frac) / (width + 1e-4), 0, 1) if False else np.clip(
-        1.0 - (0.5 - frac) / np.maximum(width, 1e-4), 0, 1)
+    lines = (
+        np.clip(1.0 - (0.5 - frac) / (width + 1e-4), 0, 1)
+        if False
+        else np.clip(1.0 - (0.5 - frac) / np.maximum(width, 1e-4), 0, 1)
+    )
     img -= lines[..., None] * np.array([18, 22, 20], np.float32) * (0.5 + 0.6 * rng.random())
     # a few stains
     for _ in range(int(rng.integers(0, 4))):
         c = (int(rng.integers(0, w)), int(rng.integers(0, h)))
         ax = (int(rng.integers(w // 30, w // 8)), int(rng.integers(w // 30, w // 8)))
-        stain = np.zeros((h, w), np.float32)
+        stain: np.ndarray = np.zeros((h, w), np.float32)
         cv2.ellipse(stain, c, ax, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
         stain = cv2.GaussianBlur(stain, (0, 0), max(ax) / 3)
         img -= stain[..., None] * np.array([20, 14, 6], np.float32) * rng.random()
@@ -186,6 +227,8 @@ def _frame(img: np.ndarray, lay: Layout, geo: Geometry) -> None:
         for side in range(4):
             ts = np.arange(c + 0.04, c + 1 - 0.02, pitch)
             for t in ts:
+                a: tuple[float, float]
+                b: tuple[float, float]
                 if side == 0:
                     a, b = (t, -o), (t, 0)
                 elif side == 1:
@@ -244,8 +287,15 @@ def _peaks(r: int, c: int) -> list[np.ndarray]:
     left = np.array([(c + 0.12, base), (c + 0.36, r + 0.36), (c + 0.5, r + 0.55)])
     right = np.array([(c + 0.36, base), (c + 0.62, r + 0.22), (c + 0.88, base), (c + 0.12, base)])
     snow_l = np.array([(c + 0.27, r + 0.5), (c + 0.33, r + 0.46), (c + 0.36, r + 0.52), (c + 0.42, r + 0.47)])
-    snow_r = np.array([(c + 0.52, r + 0.38), (c + 0.58, r + 0.33), (c + 0.62, r + 0.4), (c + 0.68, r + 0.33),
-                       (c + 0.73, r + 0.38)])
+    snow_r = np.array(
+        [
+            (c + 0.52, r + 0.38),
+            (c + 0.58, r + 0.33),
+            (c + 0.62, r + 0.4),
+            (c + 0.68, r + 0.33),
+            (c + 0.73, r + 0.38),
+        ]
+    )
     return [left, right, snow_l, snow_r]
 
 
@@ -288,14 +338,31 @@ def _ruins(img: np.ndarray, lay: Layout, r: int, c: int, color: tuple[int, int, 
     _poly(img, lay, [(x, y + 0.05), (x + 0.02, y), (x + 0.3, y), (x + 0.32, y + 0.05)], color, w)
     _line(img, lay, (x + 0.03, y + 0.07), (x + 0.29, y + 0.07), color, w)
     # shaft with flutes
-    _poly(img, lay, [(x + 0.06, y + 0.07), (x + 0.06, y + 0.47), (x + 0.26, y + 0.47), (x + 0.26, y + 0.07)],
-          color, w)
+    _poly(
+        img,
+        lay,
+        [(x + 0.06, y + 0.07), (x + 0.06, y + 0.47), (x + 0.26, y + 0.47), (x + 0.26, y + 0.07)],
+        color,
+        w,
+    )
     for fx in (0.12, 0.16, 0.2):
         _line(img, lay, (x + fx, y + 0.11), (x + fx, y + 0.43), color, 0.012)
     # broken column
     bx = x + 0.36
-    _poly(img, lay, [(bx, y + 0.47), (bx, y + 0.26), (bx + 0.06, y + 0.22), (bx + 0.1, y + 0.28),
-                     (bx + 0.16, y + 0.24), (bx + 0.16, y + 0.47)], color, w)
+    _poly(
+        img,
+        lay,
+        [
+            (bx, y + 0.47),
+            (bx, y + 0.26),
+            (bx + 0.06, y + 0.22),
+            (bx + 0.1, y + 0.28),
+            (bx + 0.16, y + 0.24),
+            (bx + 0.16, y + 0.47),
+        ],
+        color,
+        w,
+    )
     _line(img, lay, (bx + 0.08, y + 0.31), (bx + 0.08, y + 0.44), color, 0.012)
     _circle(img, lay, (bx + 0.12, y + 0.13), 0.025, color, -1)
     # base steps
@@ -313,27 +380,39 @@ def _rift_mask(lay: Layout, rng: np.random.Generator, cells: frozenset[Cell], sh
     inside = cv2.distanceTransform(m, cv2.DIST_L2, 3)
     outside = cv2.distanceTransform(255 - m, cv2.DIST_L2, 3)
     sd = inside - outside - shrink * lay.ppc
-    ragged = _smooth_noise(rng, (h, w), 60) * 0.05 * lay.ppc + _smooth_noise(rng, (h, w), 140) * 0.025 * lay.ppc
+    ragged = (
+        _smooth_noise(rng, (h, w), 60) * 0.05 * lay.ppc + _smooth_noise(rng, (h, w), 140) * 0.025 * lay.ppc
+    )
     return ((sd + ragged) > 0).astype(np.float32)
 
 
-def _rift_color(img: np.ndarray, lay: Layout, rng: np.random.Generator, cells: frozenset[Cell],
-                tone: tuple[int, int, int]) -> None:
+def _rift_color(
+    img: np.ndarray, lay: Layout, rng: np.random.Generator, cells: frozenset[Cell], tone: tuple[int, int, int]
+) -> None:
     hole = _rift_mask(lay, rng, cells, 0.04)
     if not hole.any():
         return
     u8 = (hole * 255).astype(np.uint8)
     # torn paper rim: a pale peach halo just outside the hole
-    rim = cv2.GaussianBlur(cv2.dilate(u8, np.ones((3, 3), np.uint8), iterations=max(1, round(lay.ppc * 0.08))),
-                           (0, 0), lay.ppc * 0.03).astype(np.float32) / 255
+    rim = (
+        cv2.GaussianBlur(
+            cv2.dilate(u8, np.ones((3, 3), np.uint8), iterations=max(1, round(lay.ppc * 0.08))),
+            (0, 0),
+            lay.ppc * 0.03,
+        ).astype(np.float32)
+        / 255
+    )
     img += (rim - hole)[..., None].clip(0, 1) * np.array([8, 18, 30], np.float32)
     # grey floor with brown vertical streaks falling from the upper edges
     h = img.shape[0]
     streak = _smooth_noise(rng, (h, img.shape[1]), 90)
     streak = cv2.resize(streak[::8], (img.shape[1], h), interpolation=cv2.INTER_LINEAR)
     top = cv2.distanceTransform(u8, cv2.DIST_L2, 3) / lay.ppc
-    brown = np.exp(-top / 0.25)[..., None] * (0.5 + 0.5 * np.abs(streak)[..., None]) * np.array(
-        [60, 40, 10], np.float32)
+    brown = (
+        np.exp(-top / 0.25)[..., None]
+        * (0.5 + 0.5 * np.abs(streak)[..., None])
+        * np.array([60, 40, 10], np.float32)
+    )
     floor = np.asarray(tone, np.float32) + _smooth_noise(rng, (h, img.shape[1]), 20)[..., None] * 6 - brown
     img[:] = img * (1 - hole[..., None]) + floor * hole[..., None]
     edge = cv2.morphologyEx(u8, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
@@ -347,7 +426,7 @@ def _rift_bw(img: np.ndarray, lay: Layout, rng: np.random.Generator, cells: froz
     contours, _ = cv2.findContours(u8, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     cv2.drawContours(img, contours, -1, (30, 30, 30), max(1, round(lay.ppc * 0.025)), cv2.LINE_AA)
     # cliff strokes hanging from the top edges
-    ys, xs = np.nonzero(hole)
+    _, xs = np.nonzero(hole)
     for _ in range(len(cells) * 3):
         i = int(rng.integers(0, len(xs)))
         x = int(xs[i])
@@ -360,10 +439,19 @@ def _rift_bw(img: np.ndarray, lay: Layout, rng: np.random.Generator, cells: froz
 # ----------------------------------------------------------------------------------- below the grid
 
 
-def _brace(img: np.ndarray, lay: Layout, x: float, y0: float, y1: float, d: float, color: tuple[int, ...]) -> None:
+def _brace(
+    img: np.ndarray, lay: Layout, x: float, y0: float, y1: float, d: float, color: tuple[int, ...]
+) -> None:
     ym = (y0 + y1) / 2
-    pts = [(x + d, y0), (x, y0 + 0.05), (x, ym - 0.05), (x - d * 0.6, ym), (x, ym + 0.05), (x, y1 - 0.05),
-           (x + d, y1)]
+    pts = [
+        (x + d, y0),
+        (x, y0 + 0.05),
+        (x, ym - 0.05),
+        (x - d * 0.6, ym),
+        (x, ym + 0.05),
+        (x, y1 - 0.05),
+        (x + d, y1),
+    ]
     _poly(img, lay, pts, color, 0.018)
 
 
@@ -378,8 +466,12 @@ def _coin_track(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: s
             _text(img, lay, "1", (cx, cy), 0.17, (70, 70, 70), cv2.FONT_HERSHEY_SIMPLEX, 0.1)
     else:
         band = BAND_TINT.get(side, BAND_TINT["custom"])
-        _fill(img, lay, [(x0 + 0.05, y0 + 0.04), (x1 - 0.05, y0 + 0.04), (x1 - 0.05, y1 - 0.04),
-                         (x0 + 0.05, y1 - 0.04)], band)
+        _fill(
+            img,
+            lay,
+            [(x0 + 0.05, y0 + 0.04), (x1 - 0.05, y0 + 0.04), (x1 - 0.05, y1 - 0.04), (x0 + 0.05, y1 - 0.04)],
+            band,
+        )
         _brace(img, lay, x0, y0, y1, 0.08, ink)
         _brace(img, lay, x1, y0, y1, -0.08, ink)
         for cx, cy in centers:
@@ -389,20 +481,49 @@ def _coin_track(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: s
     s = 0.17
     fill = (250, 250, 250) if theme == "printfriendly" else BAND_TINT.get(side, BAND_TINT["custom"])
     for dx, dy in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)):
-        sq = [(ix + (dx - 0.5) * s * 2, iy + (dy - 0.5) * s * 2), (ix + (dx + 0.5) * s * 2, iy + (dy - 0.5) * s * 2),
-              (ix + (dx + 0.5) * s * 2, iy + (dy + 0.5) * s * 2), (ix + (dx - 0.5) * s * 2, iy + (dy + 0.5) * s * 2)]
+        sq = [
+            (ix + (dx - 0.5) * s * 2, iy + (dy - 0.5) * s * 2),
+            (ix + (dx + 0.5) * s * 2, iy + (dy - 0.5) * s * 2),
+            (ix + (dx + 0.5) * s * 2, iy + (dy + 0.5) * s * 2),
+            (ix + (dx - 0.5) * s * 2, iy + (dy + 0.5) * s * 2),
+        ]
         _fill(img, lay, sq, fill)
         _poly(img, lay, sq, ink, 0.012, closed=True)
     mid = [(ix - s, iy - s), (ix + s, iy - s), (ix + s, iy + s), (ix - s, iy + s)]
     _fill(img, lay, mid, (240, 240, 240) if theme == "printfriendly" else MOUNTAIN_BROWN)
-    _poly(img, lay, [(ix - 0.12, iy + 0.08), (ix - 0.03, iy - 0.08), (ix + 0.03, iy + 0.02), (ix + 0.07, iy - 0.06),
-                     (ix + 0.12, iy + 0.08)], ink if theme == "printfriendly" else (230, 230, 230), 0.012)
+    _poly(
+        img,
+        lay,
+        [
+            (ix - 0.12, iy + 0.08),
+            (ix - 0.03, iy - 0.08),
+            (ix + 0.03, iy + 0.02),
+            (ix + 0.07, iy - 0.06),
+            (ix + 0.12, iy + 0.08),
+        ],
+        ink if theme == "printfriendly" else (230, 230, 230),
+        0.012,
+    )
 
 
-def _monster_face(img: np.ndarray, lay: Layout, cx: float, cy: float, s: float, color: tuple[int, ...]) -> None:
-    _poly(img, lay, [(cx - s, cy - s * 0.9), (cx - s * 0.8, cy - s * 0.4), (cx - s * 0.7, cy + s * 0.4),
-                     (cx, cy + s), (cx + s * 0.7, cy + s * 0.4), (cx + s * 0.8, cy - s * 0.4), (cx + s, cy - s * 0.9)],
-          color, 0.012)
+def _monster_face(
+    img: np.ndarray, lay: Layout, cx: float, cy: float, s: float, color: tuple[int, ...]
+) -> None:
+    _poly(
+        img,
+        lay,
+        [
+            (cx - s, cy - s * 0.9),
+            (cx - s * 0.8, cy - s * 0.4),
+            (cx - s * 0.7, cy + s * 0.4),
+            (cx, cy + s),
+            (cx + s * 0.7, cy + s * 0.4),
+            (cx + s * 0.8, cy - s * 0.4),
+            (cx + s, cy - s * 0.9),
+        ],
+        color,
+        0.012,
+    )
     _line(img, lay, (cx - s * 0.8, cy - s * 0.4), (cx + s * 0.8, cy - s * 0.4), color, 0.01)
     _line(img, lay, (cx - s * 0.4, cy), (cx - s * 0.15, cy + s * 0.1), color, 0.01)
     _line(img, lay, (cx + s * 0.4, cy), (cx + s * 0.15, cy + s * 0.1), color, 0.01)
@@ -411,14 +532,24 @@ def _monster_face(img: np.ndarray, lay: Layout, cx: float, cy: float, s: float, 
 def _season_boxes(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: str) -> None:
     bw = theme == "printfriendly"
     ink = (40, 40, 40) if bw else (60, 85, 110)
-    pale = (170, 170, 170) if bw else SIDE_TINT.get(side, SIDE_TINT["custom"])
+    pale: tuple[int, ...] = (170, 170, 170) if bw else SIDE_TINT.get(side, SIDE_TINT["custom"])
     pale = tuple(int(v + (255 - v) * 0.45) for v in pale) if not bw else pale
     letters = ("AB", "BC", "CD", "DA")
     for i, (x0, y0, x1, y1) in enumerate(geo.season_boxes):
         w, h = x1 - x0, y1 - y0
         rr = 0.12
-        box = np.array([(x0 + rr, y0), (x1 - rr, y0), (x1, y0 + rr), (x1, y1 - rr), (x1 - rr, y1),
-                        (x0 + rr, y1), (x0, y1 - rr), (x0, y0 + rr)])
+        box = np.array(
+            [
+                (x0 + rr, y0),
+                (x1 - rr, y0),
+                (x1, y0 + rr),
+                (x1, y1 - rr),
+                (x1 - rr, y1),
+                (x0 + rr, y1),
+                (x0, y1 - rr),
+                (x0, y0 + rr),
+            ]
+        )
         _poly(img, lay, box, ink, 0.02, closed=True)
         xa, xb = x0 + w * 0.36, x0 + w * 0.71
         _line(img, lay, (xa, y0), (xa, y1), ink, 0.016)
@@ -435,8 +566,16 @@ def _season_boxes(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme:
             _circle(img, lay, (ccx, ccy), 0.12, tuple(int(v * 0.3 + 200 * 0.7) for v in GOLD), -1)
         _monster_face(img, lay, x0 + w * 0.535, y0 + h * 0.75, 0.12, pale)
         if i < 3:
-            _text(img, lay, "+", ((x1 + geo.season_boxes[i + 1][0]) / 2, y0 + h / 2), 0.2, ink,
-                  cv2.FONT_HERSHEY_SIMPLEX, 0.12)
+            _text(
+                img,
+                lay,
+                "+",
+                ((x1 + geo.season_boxes[i + 1][0]) / 2, y0 + h / 2),
+                0.2,
+                ink,
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.12,
+            )
     x1 = geo.season_boxes[-1][2]
     sx0, sy0, sx1, sy1 = geo.total_shield
     _text(img, lay, "=", ((x1 + sx0) / 2, (sy0 + sy1) / 2), 0.16, ink, cv2.FONT_HERSHEY_SIMPLEX, 0.12)
@@ -449,16 +588,32 @@ def _season_boxes(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme:
             cx = (sx0 + sx1) / 2 + sgn * (0.5 - 0.15 * t) * (sx1 - sx0) * 0.9 * np.cos(t * 1.2)
             cy = sy0 + 0.6 + t * 0.7
             ctr = lay.px((cx, cy))
-            cv2.ellipse(img, (round(ctr[0]), round(ctr[1])), (max(1, round(0.07 * lay.ppc)), max(1, round(0.04 * lay.ppc))),
-                        float(sgn * 40), 0, 360, leaf, -1, cv2.LINE_AA)
+            cv2.ellipse(
+                img,
+                (round(ctr[0]), round(ctr[1])),
+                (max(1, round(0.07 * lay.ppc)), max(1, round(0.04 * lay.ppc))),
+                float(sgn * 40),
+                0,
+                360,
+                leaf,
+                -1,
+                cv2.LINE_AA,
+            )
 
 
-def _shield(img: np.ndarray, lay: Layout, box: tuple[float, float, float, float], ink: tuple[int, ...],
-            bw: bool) -> None:
+def _shield(
+    img: np.ndarray, lay: Layout, box: tuple[float, float, float, float], ink: tuple[int, ...], bw: bool
+) -> None:
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
-    pts = [(x0, y0), (x0 + w / 2, y0 + h * 0.06), (x1, y0), (x1, y0 + h * 0.55), (x0 + w / 2, y1),
-           (x0, y0 + h * 0.55)]
+    pts = [
+        (x0, y0),
+        (x0 + w / 2, y0 + h * 0.06),
+        (x1, y0),
+        (x1, y0 + h * 0.55),
+        (x0 + w / 2, y1),
+        (x0, y0 + h * 0.55),
+    ]
     _fill(img, lay, pts, (252, 252, 252) if bw else (200, 214, 226))
     _poly(img, lay, pts, ink, 0.03, closed=True)
 
@@ -466,7 +621,9 @@ def _shield(img: np.ndarray, lay: Layout, box: tuple[float, float, float, float]
 # ------------------------------------------------------------------------------------------- header
 
 
-def _header(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: str, rng: np.random.Generator) -> None:
+def _header(
+    img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: str, rng: np.random.Generator
+) -> None:
     bw = theme == "printfriendly"
     ink = (30, 30, 30) if bw else FRAME_INK
     tint = (30, 30, 30) if bw else SIDE_TINT.get(side, SIDE_TINT["custom"])
@@ -482,7 +639,7 @@ def _header(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: str, 
     t = np.linspace(0, 1, 30)
     arc = np.stack([sx0 - 1.0 + t * (sx1 - sx0 + 2.0), sy0 - 0.1 - np.sin(t * np.pi) * 0.35], 1)
     _poly(img, lay, arc, ink, 0.025)
-    _poly(img, lay, arc + (0, 0.45), ink, 0.025)
+    _poly(img, lay, arc + np.array([0, 0.45]), ink, 0.025)
     _line(img, lay, tuple(arc[0]), tuple(arc[0] + (0, 0.45)), ink, 0.025)
     _line(img, lay, tuple(arc[-1]), tuple(arc[-1] + (0, 0.45)), ink, 0.025)
     # swords crossing behind the shield
@@ -495,8 +652,17 @@ def _header(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: str, 
             cx = (sx0 + sx1) / 2 + sgn * 2.2
             _line(img, lay, (cx - 1.0, sy1 - 0.9), (cx + 1.0, sy1 - 0.9), ink, 0.03)
             ctr = lay.px((cx + sgn * 0.3, sy1 - 1.0))
-            cv2.ellipse(img, (round(ctr[0]), round(ctr[1])), (round(0.25 * lay.ppc), round(0.15 * lay.ppc)), 0,
-                        0, 300, ink, max(1, round(0.04 * lay.ppc)), cv2.LINE_AA)
+            cv2.ellipse(
+                img,
+                (round(ctr[0]), round(ctr[1])),
+                (round(0.25 * lay.ppc), round(0.15 * lay.ppc)),
+                0,
+                0,
+                300,
+                ink,
+                max(1, round(0.04 * lay.ppc)),
+                cv2.LINE_AA,
+            )
     # compass rose
     cx0, cy0, cx1, cy1 = 9.3, -3.7, 11.6, -1.2
     cc = ((cx0 + cx1) / 2, (cy0 + cy1) / 2)
@@ -517,14 +683,28 @@ def _header(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: str, 
     if not bw:
         for k, ch in enumerate("NESW"):
             ang = k * np.pi / 2
-            _text(img, lay, ch, (cc[0] + rad * 1.1 * np.sin(ang), cc[1] - rad * 1.1 * np.cos(ang)), 0.12, ink,
-                  cv2.FONT_HERSHEY_COMPLEX, 0.1)
+            _text(
+                img,
+                lay,
+                ch,
+                (cc[0] + rad * 1.1 * np.sin(ang), cc[1] - rad * 1.1 * np.cos(ang)),
+                0.12,
+                ink,
+                cv2.FONT_HERSHEY_COMPLEX,
+                0.1,
+            )
         if side in ("A", "B", "C", "D"):
             lx, ly = 11.2, -0.45
             _text(img, lay, f"({side})", (lx, ly), 0.16, ink, cv2.FONT_HERSHEY_TRIPLEX, 0.14)
     # crown
-    _poly(img, lay, [(5.3, -3.55), (5.3, -3.75), (5.4, -3.65), (5.5, -3.8), (5.6, -3.65), (5.7, -3.75), (5.7, -3.55)],
-          ink, 0.025, closed=True)
+    _poly(
+        img,
+        lay,
+        [(5.3, -3.55), (5.3, -3.75), (5.4, -3.65), (5.5, -3.8), (5.6, -3.65), (5.7, -3.75), (5.7, -3.55)],
+        ink,
+        0.025,
+        closed=True,
+    )
     del rng
 
 
@@ -535,14 +715,21 @@ def _header(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: str, 
 class Blank:
     """A printed blank sheet: pixels plus the mask of cells nobody draws in."""
 
-    image: np.ndarray       # (H, W, 3) uint8
-    protect: np.ndarray     # (H, W) float32: 1 inside printed mountain / wasteland cells
+    image: np.ndarray  # (H, W, 3) uint8
+    protect: np.ndarray  # (H, W) float32: 1 inside printed mountain / wasteland cells
     layout: Layout
 
 
 @lru_cache(maxsize=48)
-def printed_blank(side: str, theme: str, ppc: float, variant: int, mountains: frozenset[Cell],
-                  wasteland: frozenset[Cell], ruins: frozenset[Cell]) -> Blank:
+def printed_blank(
+    side: str,
+    theme: str,
+    ppc: float,
+    variant: int,
+    mountains: frozenset[Cell],
+    wasteland: frozenset[Cell],
+    ruins: frozenset[Cell],
+) -> Blank:
     """Render (and cache) the printed, undrawn sheet.
 
     Parameters
@@ -567,8 +754,14 @@ def printed_blank(side: str, theme: str, ppc: float, variant: int, mountains: fr
         _solid_grid(ink_layer, lay)
         x0, y0, x1, y1 = geo.page
         m = 0.35
-        _poly(ink_layer, lay, [(x0 + m, y0 + m), (x1 - m, y0 + m), (x1 - m, y1 - m), (x0 + m, y1 - m)],
-              (30, 30, 30), 0.02, closed=True)
+        _poly(
+            ink_layer,
+            lay,
+            [(x0 + m, y0 + m), (x1 - m, y0 + m), (x1 - m, y1 - m), (x0 + m, y1 - m)],
+            (30, 30, 30),
+            0.02,
+            closed=True,
+        )
     else:
         _dashed_grid(ink_layer, lay, tint)
         _frame(ink_layer, lay, geo)
@@ -591,11 +784,20 @@ def printed_blank(side: str, theme: str, ppc: float, variant: int, mountains: fr
             _mountain_bw(img, lay, r, c)
         else:
             _mountain_color(img, lay, rng, r, c)
-    protect = np.zeros((lay.height, lay.width), np.float32)
+    protect: np.ndarray = np.zeros((lay.height, lay.width), np.float32)
     inset = 0.14
     for r, c in mountains | wasteland:
-        _fill(protect, lay, [(c + inset, r + inset), (c + 1 - inset, r + inset), (c + 1 - inset, r + 1 - inset),
-                             (c + inset, r + 1 - inset)], (1.0,))
+        _fill(
+            protect,
+            lay,
+            [
+                (c + inset, r + inset),
+                (c + 1 - inset, r + inset),
+                (c + 1 - inset, r + 1 - inset),
+                (c + inset, r + 1 - inset),
+            ],
+            (1,),
+        )
     protect = cv2.GaussianBlur(protect, (0, 0), max(0.5, 0.02 * ppc)) if protect.any() else protect
     image = np.clip(img + 0.5, 0, 255).astype(np.uint8)
     image.setflags(write=False)

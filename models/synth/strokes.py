@@ -36,10 +36,11 @@ def grain_texture(shape: tuple[int, int], seed: int) -> np.ndarray:
     """
     rng = np.random.default_rng(seed)
     h, w = shape
-    fine = rng.random((h, w), dtype=np.float32)
+    fine: np.ndarray = rng.random((h, w), dtype=np.float32)
     fine = cv2.GaussianBlur(fine, (0, 0), 0.7)
-    coarse = cv2.resize(rng.random((h // 6 + 2, w // 6 + 2), dtype=np.float32), (w, h),
-                        interpolation=cv2.INTER_LINEAR)
+    coarse = cv2.resize(
+        rng.random((h // 6 + 2, w // 6 + 2), dtype=np.float32), (w, h), interpolation=cv2.INTER_LINEAR
+    )
     tex = 0.6 * fine + 0.4 * coarse
     tex = (tex - tex.min()) / (tex.max() - tex.min() + 1e-6)
     return (0.35 + 0.65 * np.sqrt(tex)).astype(np.float32)
@@ -56,8 +57,16 @@ class Layer:
         """Page pixel coordinates to this layer's coordinates."""
         return np.asarray(pts, dtype=np.float64) - (self.x0, self.y0)
 
-    def stroke(self, pts: np.ndarray, width: float, pressure: float, rng: np.random.Generator,
-               *, lift: float = 0.25, chunks: int = 4) -> None:
+    def stroke(
+        self,
+        pts: np.ndarray,
+        width: float,
+        pressure: float,
+        rng: np.random.Generator,
+        *,
+        lift: float = 0.25,
+        chunks: int = 4,
+    ) -> None:
         """Draw one stroke through page points `pts` (N, 2).
 
         The stroke is cut into `chunks` pieces whose width and darkness follow a pressure profile
@@ -79,19 +88,22 @@ class Layer:
             ramp = min(1.0, t / lift, (1 - t) / lift) if lift > 0 else 1.0
             pr = float(np.clip(pressure * (0.55 + 0.45 * ramp) * wobble[i], 0.05, 1.0))
             thick = max(1, round(width * (0.6 + 0.4 * ramp) * wobble[i]))
-            cv2.polylines(self.mask, [_fixed(p[a:b + 1])], False, int(255 * pr), thick, cv2.LINE_AA, _SHIFT)
+            cv2.polylines(self.mask, [_fixed(p[a : b + 1])], False, int(255 * pr), thick, cv2.LINE_AA, _SHIFT)
 
     def fill(self, polygon: np.ndarray, pressure: float) -> None:
         """Fill a page-coordinate polygon at a flat pressure."""
-        cv2.fillPoly(self.mask, [_fixed(self.local(polygon))], int(255 * np.clip(pressure, 0, 1)),
-                     cv2.LINE_AA, _SHIFT)
+        cv2.fillPoly(
+            self.mask, [_fixed(self.local(polygon))], int(255 * np.clip(pressure, 0, 1)), cv2.LINE_AA, _SHIFT
+        )
 
-    def text(self, text: str, org: tuple[float, float], font: int, scale: float, pressure: float,
-             thickness: int) -> None:
+    def text(
+        self, text: str, org: tuple[float, float], font: int, scale: float, pressure: float, thickness: int
+    ) -> None:
         """Hershey text at page point `org` (bottom-left)."""
         x, y = self.local(np.array(org))
-        cv2.putText(self.mask, text, (round(x), round(y)), font, scale, int(255 * pressure), thickness,
-                    cv2.LINE_AA)
+        cv2.putText(
+            self.mask, text, (round(x), round(y)), font, scale, int(255 * pressure), thickness, cv2.LINE_AA
+        )
 
 
 class Canvas:
@@ -111,13 +123,20 @@ class Canvas:
         h, w = blank.shape[:2]
         gy = int(rng.integers(0, grain.shape[0] - h + 1))
         gx = int(rng.integers(0, grain.shape[1] - w + 1))
-        self.grain = grain[gy:gy + h, gx:gx + w]
+        self.grain = grain[gy : gy + h, gx : gx + w]
         self.ink = np.ones((h, w, 3), np.float32)
         self.h, self.w = h, w
 
     @contextmanager
-    def layer(self, box: Sequence[float], color: Sequence[float], alpha: float, *,
-              grain: float = 1.0, blur: float = 0.6) -> Iterator[Layer]:
+    def layer(
+        self,
+        box: Sequence[float],
+        color: Sequence[float],
+        alpha: float,
+        *,
+        grain: float = 1.0,
+        blur: float = 0.6,
+    ) -> Iterator[Layer]:
         """Draw into a mask over page box (x0, y0, x1, y1), then multiply `color` (BGR 0-255) in.
 
         `alpha` is the opacity of a full-pressure mark; `grain` in [0, 1] how strongly the paper tooth
@@ -131,7 +150,7 @@ class Canvas:
         yield lay
         if x1 <= x0 or y1 <= y0:
             return
-        m = lay.mask.astype(np.float32) * (alpha / 255.0)
+        m: np.ndarray = lay.mask.astype(np.float32) * (alpha / 255.0)
         if blur > 0:
             m = cv2.GaussianBlur(m, (0, 0), blur)
         if grain > 0:
@@ -171,7 +190,9 @@ def jitter_path(pts: np.ndarray, rng: np.random.Generator, amount: float, step: 
     return out
 
 
-def clip_segment(p0: np.ndarray, p1: np.ndarray, box: Sequence[float]) -> tuple[np.ndarray, np.ndarray] | None:
+def clip_segment(
+    p0: np.ndarray, p1: np.ndarray, box: Sequence[float]
+) -> tuple[np.ndarray, np.ndarray] | None:
     """Clip segment p0-p1 to box (x0, y0, x1, y1) (Liang-Barsky); None when outside."""
     x0, y0, x1, y1 = box
     d = p1 - p0

@@ -46,11 +46,11 @@ class Hand:
     """One person's pencil: what is in their hand and how hard they press."""
 
     medium: Literal["pencil", "marker"]
-    width: float          # stroke width in cell units
-    pressure: float       # 0..1, darkness of a full stroke
-    jitter: float         # hand tremor in cell units
-    overrun: float        # how far fills spill past the cell edge, cell units
-    slant: float          # preferred hatching angle in degrees
+    width: float  # stroke width in cell units
+    pressure: float  # 0..1, darkness of a full stroke
+    jitter: float  # hand tremor in cell units
+    overrun: float  # how far fills spill past the cell edge, cell units
+    slant: float  # preferred hatching angle in degrees
     graphite: tuple[int, int, int]  # BGR of their grey pencil
 
 
@@ -58,16 +58,20 @@ class Hand:
 class TerrainLook:
     """How one terrain is drawn on this sheet."""
 
-    fill: str | None          # fill mode or None
-    icon: str | None          # icon variant or None
+    fill: str | None  # fill mode or None
+    icon: str | None  # icon variant or None
     color: tuple[int, int, int]  # BGR of the fill (and of a coloured icon)
-    icon_colored: bool        # icon in the fill colour (else graphite)
-    coverage: float           # 0.3..1 share of the cell the fill covers
-    density: float            # 0..1 how dense hatch lines are / how opaque the fill is
+    icon_colored: bool  # icon in the fill colour (else graphite)
+    coverage: float  # 0.3..1 share of the cell the fill covers
+    density: float  # 0..1 how dense hatch lines are / how opaque the fill is
 
 
 BASE_COLORS: dict[str, tuple[int, int, int]] = {
-    "F": (60, 150, 45), "V": (45, 45, 205), "P": (40, 200, 235), "W": (205, 130, 40), "M": (150, 55, 135),
+    "F": (60, 150, 45),
+    "V": (45, 45, 205),
+    "P": (40, 200, 235),
+    "W": (205, 130, 40),
+    "M": (150, 55, 135),
     "H": (40, 110, 200),
 }
 
@@ -75,12 +79,12 @@ BASE_COLORS: dict[str, tuple[int, int, int]] = {
 def _tint(bgr: tuple[int, int, int], hue_deg: float, sat: float, val: float) -> tuple[int, int, int]:
     import cv2
 
-    px = np.uint8([[bgr]])
+    px = np.array([[bgr]], np.uint8)
     h, s, v = cv2.cvtColor(px, cv2.COLOR_BGR2HSV)[0, 0].astype(float)
     h = (h + hue_deg / 2.0) % 180
     s = np.clip(s * sat, 20, 255)
     v = np.clip(v * val, 40, 255)
-    out = cv2.cvtColor(np.uint8([[[h, s, v]]]), cv2.COLOR_HSV2BGR)[0, 0]
+    out = cv2.cvtColor(np.array([[[h, s, v]]], np.uint8), cv2.COLOR_HSV2BGR)[0, 0]
     return int(out[0]), int(out[1]), int(out[2])
 
 
@@ -93,8 +97,11 @@ def _hand(rng: np.random.Generator, split: str, medium: Literal["pencil", "marke
         pressure = _bins(rng, split, [0.35, 0.5, 0.58, 0.72, 0.8, 0.95])
     g = int(rng.integers(55, 110))
     return Hand(
-        medium=medium, width=width, pressure=pressure,
-        jitter=float(rng.uniform(0.004, 0.018)), overrun=float(rng.uniform(0.0, 0.12)),
+        medium=medium,
+        width=width,
+        pressure=pressure,
+        jitter=float(rng.uniform(0.004, 0.018)),
+        overrun=float(rng.uniform(0.0, 0.12)),
         slant=float(rng.choice([45.0, 135.0, 60.0, 120.0, 30.0, 150.0]) + rng.normal(0, 8)),
         graphite=(g + int(rng.integers(0, 8)), g + int(rng.integers(0, 6)), g),
     )
@@ -175,25 +182,36 @@ class DrawStyle:
             if sub == "graphite":
                 look = TerrainLook(None, str(rng.choice(icons)), hand.graphite, False, 1.0, 1.0)
             elif sub == "color":
-                look = TerrainLook(mode, None, color, False, float(rng.uniform(0.3, 1.0)),
-                                   float(rng.uniform(0.45, 1.0)))
+                look = TerrainLook(
+                    mode, None, color, False, float(rng.uniform(0.3, 1.0)), float(rng.uniform(0.45, 1.0))
+                )
             elif sub == "color_icon":
-                look = TerrainLook(mode, str(rng.choice(icons)), color, bool(rng.random() < 0.4),
-                                   float(rng.uniform(0.3, 1.0)), float(rng.uniform(0.35, 0.85)))
+                look = TerrainLook(
+                    mode,
+                    str(rng.choice(icons)),
+                    color,
+                    bool(rng.random() < 0.4),
+                    float(rng.uniform(0.3, 1.0)),
+                    float(rng.uniform(0.35, 0.85)),
+                )
             else:  # marker: doodle icons in colour, or bold fills
                 if rng.random() < 0.5:
                     look = TerrainLook(None, str(rng.choice(icons)), color, True, 1.0, 1.0)
                 else:
-                    look = TerrainLook(mode, None, color, True, float(rng.uniform(0.4, 1.0)),
-                                       float(rng.uniform(0.5, 1.0)))
+                    look = TerrainLook(
+                        mode, None, color, True, float(rng.uniform(0.4, 1.0)), float(rng.uniform(0.5, 1.0))
+                    )
             looks[t] = look
         amb = str(rng.choice(("graphite", "color", "color_icon")))
         m_color = _tint(BASE_COLORS["M"], _bins(rng, split, [-20, -12, -7, -2, 2, 7, 12, 20]), sat, val)
         ambush_look = TerrainLook(
             None if amb == "graphite" else str(rng.choice(modes)),
             None if amb == "color" else str(rng.choice(ICONS["M"][split])),
-            ambush.graphite if amb == "graphite" else m_color, amb != "graphite" and rng.random() < 0.5,
-            float(rng.uniform(0.4, 1.0)), float(rng.uniform(0.4, 1.0)))
+            ambush.graphite if amb == "graphite" else m_color,
+            amb != "graphite" and rng.random() < 0.5,
+            float(rng.uniform(0.4, 1.0)),
+            float(rng.uniform(0.4, 1.0)),
+        )
         # the hero is often drawn as a mark even by players who only colour
         if looks["H"].icon is None and rng.random() < 0.6:
             looks["H"] = replace(looks["H"], icon=str(rng.choice(ICONS["H"][split])))
@@ -202,7 +220,12 @@ class DrawStyle:
         fonts = [cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_PLAIN]
         eval_fonts = [cv2.FONT_HERSHEY_SCRIPT_COMPLEX, cv2.FONT_HERSHEY_DUPLEX]
         return cls(
-            family=fam, split=split, hand=hand, ambush_hand=ambush, looks=looks, ambush_look=ambush_look,
+            family=fam,
+            split=split,
+            hand=hand,
+            ambush_hand=ambush,
+            looks=looks,
+            ambush_look=ambush_look,
             ambush_by_neighbour=bool(rng.random() < 0.6),
             outline_prob=1.0 if rng.random() < 0.8 else float(rng.uniform(0.8, 1.0)),
             coin_mark=str(rng.choice(COIN_MARKS[split])),
@@ -215,7 +238,8 @@ class DrawStyle:
     def describe(self) -> str:
         """A one-line summary for logs and debug image names."""
         looks = " ".join(f"{t}:{lk.fill or '-'}/{lk.icon or '-'}" for t, lk in self.looks.items())
-        return f"{self.family}[{self.split}] {self.hand.medium} w={self.hand.width:.3f} p={self.hand.pressure:.2f} {looks}"
+        hand = f"{self.hand.medium} w={self.hand.width:.3f} p={self.hand.pressure:.2f}"
+        return f"{self.family}[{self.split}] {hand} {looks}"
 
 
 __all__ = ["FAMILIES", "DrawStyle", "Hand", "TerrainLook"]

@@ -44,7 +44,7 @@ def _gray(page: Page, img: np.ndarray | None = None) -> np.ndarray:
 
 def _at(page: Page, x: float, y: float, img: np.ndarray | None = None, r: int = 1) -> float:
     px, py = page.cells_to_page((x, y)).round().astype(int)
-    return float(_gray(page, img)[py - r: py + r + 1, px - r: px + r + 1].mean())
+    return float(_gray(page, img)[py - r : py + r + 1, px - r : px + r + 1].mean())
 
 
 def test_same_seed_same_page_and_truth() -> None:
@@ -81,7 +81,9 @@ def test_printed_frame_and_mountains_sit_where_geometry_says(side: str) -> None:
     # outside the outer frame line the paper is light again
     out = geometry().frame_outer + 0.12
     assert _at(page, -out, 1.5, r=0) > paper - 40
-    mountains = [(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if sheet[r, c] == Terrain.MOUNTAIN]
+    mountains = [
+        (r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if sheet[r, c] == Terrain.MOUNTAIN
+    ]
     assert len(mountains) == 5
     for r, c in mountains:
         # a dark brown square; the coin sits low in the middle, so probe the upper corners
@@ -125,8 +127,7 @@ def test_derived_pieces_are_same_terrain_components() -> None:
     pieces = derive_pieces(sheet)
     cells = [cell for p in pieces for cell in p]
     assert len(cells) == len(set(cells))
-    drawn = {(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)
-             if str(sheet[r, c].value) in "FVPWMH"}
+    drawn = {(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if str(sheet[r, c].value) in "FVPWMH"}
     assert set(cells) == drawn
     forest_ul = next(p for p in pieces if (0, 0) in p)
     assert forest_ul == {(0, 0), (0, 1), (0, 2), (1, 0), (1, 1)}
@@ -163,8 +164,12 @@ def test_edges_follow_given_pieces_and_are_drawn() -> None:
     ...........
     """
     sheet = _sheet(rows=rows)
-    pieces = [frozenset({(1, 1), (1, 2), (1, 3), (2, 1)}), frozenset({(2, 2), (2, 3), (3, 3)}),
-              frozenset({(5, 6), (5, 7)}), frozenset({(6, 6), (6, 7)})]
+    pieces = [
+        frozenset({(1, 1), (1, 2), (1, 3), (2, 1)}),
+        frozenset({(2, 2), (2, 3), (3, 3)}),
+        frozenset({(5, 6), (5, 7)}),
+        frozenset({(6, 6), (6, 7)}),
+    ]
     rng = np.random.default_rng(4)
     style = DrawStyle.random(rng, "train", family="color")
     style = type(style)(**{**style.__dict__, "outline_prob": 1.0, "smudges": 0})
@@ -209,15 +214,21 @@ def test_destroyed_cells_carry_a_big_x() -> None:
 @pytest.mark.parametrize("side", ["A", "B", "D"])
 def test_printed_cells_are_never_drawn_on(side: str) -> None:
     sheet = Sheet.blank(side)
-    fill = {(r, c): Terrain.FOREST for r in range(GRID_SIZE) for c in range(GRID_SIZE)
-            if sheet[r, c] == Terrain.EMPTY}
+    fill = {
+        (r, c): Terrain.FOREST
+        for r in range(GRID_SIZE)
+        for c in range(GRID_SIZE)
+        if sheet[r, c] == Terrain.EMPTY
+    }
     sheet = sheet.replace(fill)
     for seed in range(3):
         page = render_page(sheet, np.random.default_rng(seed), ppc=PPC)
         for r in range(GRID_SIZE):
             for c in range(GRID_SIZE):
                 if sheet[r, c] in (Terrain.MOUNTAIN, Terrain.WASTELAND):
-                    (x0, y0), (x1, y1) = page.cells_to_page([(c + 0.3, r + 0.3), (c + 0.7, r + 0.7)]).astype(int)
+                    (x0, y0), (x1, y1) = page.cells_to_page([(c + 0.3, r + 0.3), (c + 0.7, r + 0.7)]).astype(
+                        int
+                    )
                     assert np.array_equal(page.image[y0:y1, x0:x1], page.blank[y0:y1, x0:x1]), (r, c)
 
 
