@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -25,12 +25,15 @@ import numpy as np
 
 from scanner.classify import TERRAIN_SYMBOLS, white_balance
 
-GENERATOR = "models.synth.generate.make_sample -> scanner.rectify.rectify -> scanner.sample"
+GENERATOR = "models.synth: play.random_game -> paper.render_page -> camera.photograph; scanner.rectify/sample"
 DEFAULT_CACHE = Path(os.environ.get("CARTOSCAN_CACHE", ".cache/patches"))
 #: Camera tiers cycled over the seeds (phone, the main target, twice as often).
 TIERS = ("phone", "scan", "phone", "webcam", "hard")
+TIERS_ORDER = ("scan", "phone", "webcam", "hard")
 #: Largest corner offset (cells, each axis, uniform) added to the true corners: the locator's error.
 CORNER_JITTER = 0.08
+#: Independent error (cells, std) of each refined grid crossing.
+CROSSING_NOISE = 0.02
 #: First seed of each split; the ranges never meet for any sensible sample count.
 SEED_BASE = {"train": 1_000_000, "eval": 9_000_000, "bench": 7_000_000}
 SEED_STRIDE = 100_000
@@ -114,37 +117,79 @@ def jitter_corners(
     return c + rng.uniform(-amount, amount, size=c.shape) * pitch
 
 
-def edge_labels(pieces: Iterable[Iterable[tuple[int, int]]]) -> tuple[np.ndarray, np.ndarray]:
-    """Outline truth of the internal edges from the drawn pieces.
+@dataclass(frozen=True)
+class Sample:
+    """One synthetic photo and its truth."""
 
-    A player outlines every drawn shape, so an internal edge carries a pencil line when exactly one of
-    its two cells belongs to a piece or the two cells belong to different pieces.
+    image: np.ndarray
+    corners: np.ndarray  # (4, 2) photo px, sheet order
+    crossings: np.ndarray  # (12, 12, 2) photo px of every grid crossing [row line, col line]
+    sheet: Any  # rules.Sheet
+    coin_states: tuple[int, ...]  # 0 empty, 1 filled, 2 crossed
+    edges_h: np.ndarray  # (10, 11) bool
+    edges_v: np.ndarray  # (11, 10) bool
+    tier: str
 
-    Returns
-    -------
-    horizontal : (10, 11) bool — the edge below cell (r, c); vertical : (11, 10) bool — right of (r, c).
+
+def render(seed: int, *, split: str, tier: str | None = None, blank: bool = False) -> Sample:
+    """Play a random game (or take a blank side-A sheet), render it and photograph it; exact truth.
+
+    The seed fixes everything; ``split`` picks the drawing-style bins (train or eval).
     """
-    owner = np.full((11, 11), -1)
-    for k, piece in enumerate(pieces):
-        for r, c in piece:
-            owner[r, c] = k
-    differ_h = owner[:-1, :] != owner[1:, :]
-    differ_v = owner[:, :-1] != owner[:, 1:]
-    any_h = (owner[:-1, :] >= 0) | (owner[1:, :] >= 0)
-    any_v = (owner[:, :-1] >= 0) | (owner[:, 1:] >= 0)
-    return differ_h & any_h, differ_v & any_v
+    from models.synth.camera import photograph
+    from models.synth.paper import render_page
+    from models.synth.play import random_game
+    from rules import Sheet
+
+    rng = np.random.default_rng(seed)
+    tier = tier or tier_of(seed)
+    pieces: tuple[frozenset[tuple[int, int]], ...] = ()
+    if blank:
+        sheet = Sheet.blank("A")
+    else:
+        game = random_game(rng)
+        sheet, pieces = game.sheet, game.pieces
+    theme = "printfriendly" if rng.random() < 0.3 else "color"
+    page = render_page(sheet, rng, ppc=float(rng.uniform(40, 72)), theme=theme, pieces=pieces,
+                       split="eval" if split == "eval" else "train")
+    photo = photograph(page, rng, tier=tier)
+    nodes = np.stack(np.meshgrid(np.arange(12.0), np.arange(12.0), indexing="xy"), axis=-1)
+    crossings = photo.page_to_photo(page.cells_to_page(nodes.reshape(-1, 2))).reshape(12, 12, 2)
+    return Sample(image=photo.image, corners=np.asarray(photo.corners, np.float64), crossings=crossings,
+                  sheet=sheet, coin_states=tuple(int(v) for v in page.coin_states),
+                  edges_h=np.asarray(page.edges_h, bool), edges_v=np.asarray(page.edges_v, bool), tier=tier)
+
+
+def canonical_of(sample: Sample, rng: np.random.Generator | None) -> np.ndarray:
+    """Rectify ``sample`` as the scanner would after locating it: true geometry plus locator-like error.
+
+    Half the time the warp follows the (jittered) grid crossings, as after the locator's line
+    refinement; otherwise only the jittered corners are used, so curled paper shifts the cells too.
+    ``rng=None`` rectifies with the exact crossings.
+    """
+    from scanner.rectify import rectify
+
+    if rng is None:
+        return rectify(sample.image, sample.corners, crossings=sample.crossings)
+    jittered = jitter_corners(sample.corners, rng)
+    if rng.random() < 0.5:
+        return rectify(sample.image, jittered)
+    # Move all crossings by the homography that moves the true corners to the jittered ones.
+    import cv2
+
+    h = cv2.getPerspectiveTransform(sample.corners.astype(np.float32), jittered.astype(np.float32))
+    moved = cv2.perspectiveTransform(sample.crossings.reshape(-1, 1, 2), h).reshape(12, 12, 2)
+    pitch = np.linalg.norm(sample.corners[1] - sample.corners[0]) / 11.0
+    moved = moved + rng.normal(0.0, CROSSING_NOISE, moved.shape) * pitch
+    return rectify(sample.image, jittered, crossings=moved)
 
 
 def sample_patches(seed: int, split: str) -> Patches:
-    """Render, photograph, rectify (jittered true corners) and cut one sample."""
-    from models.synth.generate import make_sample
-    from scanner.rectify import rectify
+    """Render, photograph, rectify (locator-like error) and cut one sample."""
     from scanner.sample import cell_patches, coin_patches, edge_strips
 
-    sample = make_sample(seed, tier=tier_of(seed), split=split)
-    rng = np.random.default_rng([seed, 77])
-    corners = jitter_corners(sample.corners, rng)
-    canonical = rectify(sample.image, corners)
+    sample = render(seed, split=split)
+    canonical = canonical_of(sample, np.random.default_rng([seed, 77]))
     raw_cells = cell_patches(canonical)
     cells = white_balance(raw_cells)
     sheet = sample.sheet
@@ -160,13 +205,12 @@ def sample_patches(seed: int, split: str) -> Patches:
             ruins.append(int((r, c) in sheet.ruins))
             pos.append(r * 11 + c)
     coins = white_balance(coin_patches(canonical), raw_cells)
-    coin = np.array([COIN_CLASS[s] for s in sample.coin_states], np.int64)
+    coin = np.array(sample.coin_states, np.int64)
     strips = edge_strips(canonical)
-    lab_h, lab_v = edge_labels(sample.pieces)
     edges = np.concatenate([strips.horizontal.reshape(-1, *strips.horizontal.shape[-3:]),
                             strips.vertical.reshape(-1, *strips.vertical.shape[-3:])])
     edges = white_balance(edges, raw_cells)
-    edge = np.concatenate([lab_h.ravel(), lab_v.ravel()]).astype(np.int64)
+    edge = np.concatenate([sample.edges_h.ravel(), sample.edges_v.ravel()]).astype(np.int64)
     n, m, k = len(keep), len(coins), len(edges)
     return Patches(
         cells=np.stack(keep), terrain=np.array(terrain), star=np.array(star), ruins=np.array(ruins),
@@ -209,12 +253,14 @@ def build(
     split: str,
     cache: Path | None = DEFAULT_CACHE,
     workers: int = 1,
+    key: str | None = None,
     log: Callable[[str], None] | None = None,
 ) -> Patches:
-    """Patches of all ``sample_seeds`` (cached when ``cache`` is given)."""
+    """Patches of all ``sample_seeds`` (cached when ``cache`` is given, under ``key``, by default the
+    :func:`fingerprint` of the current sources)."""
     if cache is None:
         return Patches.concat([sample_patches(s, split) for s in sample_seeds])
-    directory = str(Path(cache) / fingerprint())
+    directory = str(Path(cache) / (key or fingerprint()))
     jobs = [(s, split, directory) for s in sample_seeds]
     parts: list[Patches] = []
     if workers > 1:

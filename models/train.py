@@ -247,17 +247,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--cache", type=Path, default=ds.DEFAULT_CACHE)
     ap.add_argument("--workers", type=int, default=1, help="processes rendering training sheets")
+    ap.add_argument("--data-key", default=None, help="cache directory name (default: source fingerprint)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     log = lambda s: print(s, flush=True)  # noqa: E731
     t_start = time.perf_counter()
     n_train = max(2, int(np.ceil(args.cells / 121)))
     n_eval = max(1, int(np.ceil(args.eval_cells / 121)))
-    log(f"rendering {n_train} training and {n_eval} eval sheets (cache {args.cache})")
+    key = args.data_key or ds.fingerprint()
+    log(f"rendering {n_train} training and {n_eval} eval sheets (cache {args.cache / key})")
     train = ds.build(ds.seeds("train", n_train, args.seed), split="train", cache=args.cache,
-                     workers=args.workers, log=log)
+                     workers=args.workers, key=key, log=log)
     evaluation = ds.build(ds.seeds("eval", n_eval, args.seed), split="eval", cache=args.cache,
-                          workers=args.workers, log=log)
+                          workers=args.workers, key=key, log=log)
     data_seconds = time.perf_counter() - t_start
     rng = np.random.default_rng(args.seed)
     held = rng.random(n_train) < CALIBRATION_FRACTION
@@ -280,7 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                  "calibration_sheets": int(held.sum()), "eval_sheets": n_eval,
                  "train_seeds": ds.seed_range("train", n_train, args.seed),
                  "eval_seeds": ds.seed_range("eval", n_eval, args.seed),
-                 "tiers": list(ds.TIERS), "corner_jitter_cells": ds.CORNER_JITTER,
+                 "tiers": list(ds.TIERS), "corner_jitter_cells": ds.CORNER_JITTER, "data_key": key,
                  "render_seconds": round(data_seconds, 1)},
         "models": entries,
         "total_seconds": round(time.perf_counter() - t_start, 1),
