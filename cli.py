@@ -89,6 +89,171 @@ def _print_reading(photo: Path, reading: Any) -> None:
         console.print(text)
 
 
+# --- score / cards (rules) -------------------------------------------------------------------------
+
+
+def _read_sheet(source: str, allow_doubtful: bool) -> Any:
+    """A rules.Sheet from a .sheet file, '-' (stdin) or a photo; raises typer.Exit on failure."""
+    import sys
+
+    from rules import Sheet, SheetError
+
+    if source == "-" or source.lower().endswith(".sheet"):
+        try:
+            text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            why = "no such file" if isinstance(exc, FileNotFoundError) else exc.__class__.__name__
+            raise _fail(f"{source}: cannot read the sheet file ({why})", 2) from None
+        try:
+            return Sheet.parse(text)
+        except SheetError as exc:
+            raise _fail(f"{source}: {exc}", 2) from None
+    try:
+        from scanner.pipeline import PhotoError, sheet_from_photo
+    except ImportError:
+        raise _fail("photo scanning is not available yet", 3) from None
+    try:
+        return sheet_from_photo(source, allow_doubtful=allow_doubtful)
+    except PhotoError as exc:
+        raise _fail(str(exc), 3) from None
+    except Exception as exc:  # the model files (scanner.classify.ModelError) are checked on load
+        if exc.__class__.__name__ == "ModelError":
+            raise _fail(str(exc), 1) from None
+        raise
+
+
+@app.command()
+def score(
+    source: Annotated[str, typer.Argument(metavar="INPUT", help="A .sheet file, '-' for stdin, or a photo.")],
+    *,
+    cards: Annotated[
+        str | None,
+        typer.Option("--cards", help="Scoring cards by id or name, comma-separated (edicts A-D, in order)."),
+    ] = None,
+    season: Annotated[
+        str | None, typer.Option(help="Score one season: spring, summer, fall or winter.")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    allow_doubtful: Annotated[
+        bool, typer.Option("--allow-doubtful", help="Photos: score the most likely reading of unsure cells.")
+    ] = False,
+) -> None:
+    """Score a sheet: each card, coins, monsters; with --season the season's two edicts and total.
+
+    Exit 2: bad option, unknown card, malformed sheet; 3: unreadable photo or no sheet in it.
+    """
+    import json
+
+    from rules import SheetError
+    from rules.cards import parse_card_list
+    from rules.season import Season, score_cards, score_season
+
+    if cards is None:
+        raise _fail("give the scoring cards with --cards ID[,ID...] (see 'cartoscan cards')", 2)
+    try:
+        chosen = parse_card_list(cards)
+        which = Season.parse(season) if season is not None else None
+    except SheetError as exc:
+        raise _fail(str(exc), 2) from None
+    sheet = _read_sheet(source, allow_doubtful)
+    try:
+        result = score_cards(sheet, chosen)
+        season_result = score_season(sheet, chosen, which) if which is not None else None
+    except SheetError as exc:
+        raise _fail(f"{source}: {exc}", 2) from None
+    if json_out:
+        out = {"side": sheet.side, **result.to_json()}
+        if season_result is not None:
+            out["season"] = season_result.to_json()
+            out["total"] = season_result.total
+        typer.echo(json.dumps(out, ensure_ascii=False))
+        return
+    _print_score(source, result, season_result)
+
+
+def _print_score(source: str, result: Any, season_result: Any) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    err = Console(stderr=True, highlight=False)
+    sheet = result.sheet
+    for problem in sheet.problems():
+        err.print(f"[yellow]warning:[/yellow] {problem}")
+    if sheet.printed.is_low_confidence:
+        err.print(f"[yellow]note:[/yellow] side {sheet.side} positions are not confirmed on a real sheet")
+    scored = {letter: card.id for letter, (card, _) in season_result.edicts.items()} if season_result else {}
+    title = f"{source}: side {sheet.side}" + (f", {season_result.season.value}" if season_result else "")
+    table = Table(title=title, title_justify="left")
+    if season_result:
+        table.add_column("edict")
+    table.add_column("card")
+    table.add_column("points", justify="right")
+    table.add_column("why")
+    for i, card in enumerate(result.cards):
+        sc = result.scores[card.id]
+        why = sc.detail + (f" [bold]choice:[/bold] {sc.choice}" if sc.choice else "")
+        row = [card.name, str(sc.points), why]
+        if season_result:
+            letter = "ABCD"[i]
+            counted = scored.get(letter) == card.id
+            row = [letter, *row]
+            if not counted:
+                row = [f"[dim]{cell}[/dim]" for cell in row[:3]] + ["[dim](not scored this season)[/dim]"]
+        table.add_row(*row)
+    table.add_section()
+    pad = [""] if season_result else []
+    table.add_row(*pad, "coins", str(result.coins), f"{sheet.coins} unspent coin(s)")
+    monsters = " ".join(sorted(_labels(result.monster_cells)))
+    table.add_row(*pad, "monsters", str(result.monsters), f"empty spaces next to monsters: {monsters or '-'}")
+    total = season_result.total if season_result else result.total
+    table.add_row(*pad, "[bold]total[/bold]", f"[bold]{total}[/bold]", "")
+    console.print(table)
+
+
+def _labels(cells: Any) -> list[str]:
+    from rules import cell_label
+
+    return [cell_label(c) for c in sorted(cells)]
+
+
+@app.command("cards")
+def list_cards(
+    *, json_out: Annotated[bool, typer.Option("--json", help="Print one JSON array.")] = False
+) -> None:
+    """List the 32 scoring cards: id, names, card back, solo value."""
+    import json
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from rules.cards import CARDS
+
+    rows: list[dict[str, Any]] = [
+        {
+            "id": card.id,
+            "names": dict(card.names),
+            "category": str(card.category),
+            "solo_value": card.solo_value,
+            "expansion": card.expansion,
+        }
+        for card in CARDS.values()
+    ]
+    if json_out:
+        typer.echo(json.dumps(rows, ensure_ascii=False))
+        return
+    table = Table(title="Scoring cards (names in any listed language work for --cards)", title_justify="left")
+    for name in ("id", "English", "Deutsch", "Polski", "Русский", "back", "solo", "game"):
+        table.add_column(name, justify="right" if name == "solo" else "left")
+    for row in rows:
+        names = row["names"]
+        table.add_row(
+            row["id"], names.get("en", ""), names.get("de", ""), names.get("pl", ""), names.get("ru", ""),
+            row["category"], str(row["solo_value"]), row["expansion"],
+        )
+    Console(highlight=False).print(table)
+
+
 def main() -> None:
     app()
 
