@@ -1,0 +1,105 @@
+"""Tuning constants of the scanner stages, each with the reason for its value.
+
+Lengths in *cells* are relative to the printed grid pitch; lengths in *px* are canonical-image pixels.
+Sheet layout facts (where the frame, coin track ... sit) are not here: they live in ``geometry.json``.
+"""
+
+from __future__ import annotations
+
+# --- canonical image (rectify / sample) -------------------------------------------------------------
+CANON_PPC = 48
+"""Pixels per cell of the canonical image: a phone photo gives 60-150 px per cell, 48 keeps pencil
+strokes (about 1-2 px wide at this scale) while a whole canonical sheet stays under 0.6 MP."""
+
+CANON_MARGIN = 2.0
+"""Margin around the grid in cells, on all four sides: the coin track reaches y = 12.72 (1.72 below the
+grid); the same margin on every side keeps the canonical square so that it can be turned by np.rot90."""
+
+PATCH = 32
+"""Side of a cell / coin patch in px: the cell interior (48 px) less an inset of 8 px each side."""
+
+CELL_INSET = (CANON_PPC - PATCH) // 2
+"""Inset from each cell edge in px (1/6 cell): pencil outlines along shape borders stay out of the patch."""
+
+EDGE_ALONG = 32
+"""Length of an edge strip along its edge in px: the middle 2/3 of the edge, away from grid crossings."""
+
+EDGE_ACROSS = 16
+"""Width of an edge strip across its edge in px (+-1/6 cell): a pencil outline drawn on the printed
+line lies well inside it even when the player draws a little off the line."""
+
+# --- load --------------------------------------------------------------------------------------------
+MAX_PIXELS = 64_000_000
+"""Refuse images above 64 MP before decoding: 3x the largest phone sensors in common use (~50 MP
+modes are 8160 x 6120 = 50 MP) and a bound on decode memory (192 MB of BGR)."""
+
+# --- locate ------------------------------------------------------------------------------------------
+LOCATE_SIDE = 960
+"""Long side in px of the downscaled copy used to find candidate quadrilaterals: a sheet at 25 % of
+the frame still shows its grid at ~20 px per cell there, and contour search stays at a few ms."""
+
+VERIFY_PPC = 16
+"""Pixels per cell when a candidate quadrilateral is rectified to check for the 11x11 line comb."""
+
+VERIFY_PAD = 1.5
+"""Cells of context around a candidate when checking it: the candidate may be the outer frame line
+(0.19 cell outside the grid) or a page border (about 1.3 cells outside)."""
+
+COMB_SCALE_RANGE = (0.74, 1.12)
+"""Grid size relative to the candidate's size searched by the comb fit: 0.74 admits the printer-friendly
+page border as a candidate, 1.12 a candidate that cut a little into the grid."""
+
+COMB_MIN_SCORE = 1.5
+"""Minimum comb contrast (mean line response minus mean mid-cell response, relative to the profile's
+mean) for a candidate to count as an 11x11 grid; printed grids score 2.5-6, blank paper below 0.5."""
+
+COMB_MIN_LINES = 10
+"""Of the 12 lines per axis at least this many must stand out: tolerates a line hidden by a pencil."""
+
+MIN_CANDIDATE_AREA = 0.02
+"""Smallest candidate quadrilateral as a fraction of the downscaled image area (the grid of a sheet
+at 25 % of the frame covers about 8 %)."""
+
+MAX_CANDIDATES = 12
+"""Candidates verified at most, largest first: bounds the time on cluttered photos."""
+
+REFINE_PASSES = ((16, 0.30), (32, 0.12), (48, 0.06))
+"""(pixels per cell, half search window in cells) of the successive grid-line refinement passes:
+the first absorbs the comb fit's error (< 0.2 cell), the last gives sub-pixel crossings."""
+
+EDGE_LINE_WINDOW = 0.10
+"""Half search window in cells for the outermost grid lines, around their extrapolation from the
+inner lines: the colour sheet's outer frame line lies 0.19 cell outside and must not be taken."""
+
+LINE_HALF_WIDTH = 0.12
+"""Distance in cells at which a grid line is compared with the paper on both sides: wider than the
+heaviest printed line (0.03 cell) plus blur, narrower than the frame's gap (0.19 cell)."""
+
+LINE_POLY_DEGREE = 2
+"""Degree of the per-line polynomial: 2 follows the gentle bow of curled paper without chasing noise."""
+
+MIN_CELL_PX = 10.0
+"""Smallest grid pitch in photo px that is still readable: below it pencil marks are 1-px smudges."""
+
+BORDER_MARGIN = 0.35
+"""Cells beyond the grid that must lie inside the photo (the frame band is 0.19 cell wide); a sheet
+whose frame crosses the photo border is reported as cut off."""
+
+BLUR_MIN_SHARPNESS = 0.05
+"""Minimum sharpness (mean Laplacian energy of the grid lines relative to their contrast, see
+``locate.sharpness``) below which a photo is too blurred to read pencil marks."""
+
+# --- orient ------------------------------------------------------------------------------------------
+ORIENT_PPC = 24
+"""Pixels per cell of the image the orientation and side are judged on: mountains and coins are big."""
+
+MOUNTAIN_WEIGHT = 1.0
+"""Weight of the mountain (and wasteland) evidence in the side/orientation score."""
+
+COIN_WEIGHT = 1.0
+"""Weight of the coin-track evidence: it alone tells 0 from 180 degrees on side A, whose mountains
+and ruins are symmetric under a half turn."""
+
+MIN_SHEET_SCORE = 2.0
+"""Smallest best (side, orientation) score for a grid to count as a Cartographers sheet: a blank
+11x11 grid or another game's board scores near 0."""

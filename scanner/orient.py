@@ -1,0 +1,211 @@
+"""Which printed side is it, and which way up?  Judged from printed landmarks on a rectified grid.
+
+Cues: the five printed mountains of each side (dark squares on the colour sheets, outlined icons on the
+printer-friendly one), the pre-filled wasteland of sides B and D, and the coin track of 14 circles
+below row K.  Every (rotation, side) pair is scored; the coin track alone tells 0 from 180 degrees on
+side A, whose mountains and ruins are symmetric under a half turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import cv2
+import numpy as np
+
+from scanner.constants import CANON_MARGIN, COIN_WEIGHT, MIN_SHEET_SCORE, MOUNTAIN_WEIGHT, ORIENT_PPC
+from scanner.failure import Failure
+from scanner.geometry import GRID_SIZE, geometry
+
+SIDES = ("A", "B", "C", "D")
+
+_CELL_Z_CLIP = (-3.0, 8.0)  # one odd cell (a glare spot, a thick drawing) must not decide a side
+_SPREAD_FLOOR = 0.02  # ink-fraction spread floor: a blank grid has none, and z must not explode
+_DARK = 0.62  # a pixel is "ink" below this fraction of the paper level (printed dark fills, lines)
+
+
+@dataclass(frozen=True, slots=True)
+class Orientation:
+    """The verdict on a rectified grid.
+
+    Attributes
+    ----------
+    turns : int
+        Quarter turns counter-clockwise (``np.rot90`` k) that bring the input upright.
+    side : str
+        ``"A"``..``"D"``.
+    side_confidence, turn_confidence : float
+        In [0, 1], from the score margin to the best rival side / rotation.
+    scores : (4, 4) float array
+        ``scores[k, s]`` for quarter turns k and side ``SIDES[s]``.
+    """
+
+    turns: int
+    side: str
+    side_confidence: float
+    turn_confidence: float
+    scores: np.ndarray
+
+
+@cache
+def side_cells(side: str) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """Printed mountain and wasteland cells of a side, as sorted (row, col) tuples."""
+    try:
+        from rules.sides import printed_side
+    except ImportError:  # until rules.sides lands: the same facts, kept here briefly
+        return _FALLBACK[side]
+    ps = printed_side(side)
+    return tuple(sorted(ps.mountains)), tuple(sorted(ps.wasteland))
+
+
+_FALLBACK = {
+    "A": (((1, 3), (2, 8), (5, 5), (8, 2), (9, 7)), ()),
+    "B": (
+        ((1, 8), (2, 3), (7, 5), (8, 9), (9, 2)),
+        ((3, 5), (4, 4), (4, 5), (5, 4), (5, 5), (5, 6), (6, 5)),
+    ),
+    "C": (((1, 1), (3, 8), (5, 3), (8, 9), (9, 5)), ()),
+    "D": (
+        ((1, 9), (3, 3), (5, 6), (8, 2), (8, 9)),
+        ((1, 1), (2, 1), (5, 9), (5, 10), (6, 9), (9, 0), (9, 1)),
+    ),
+}
+
+
+def ink_image(canonical: np.ndarray) -> np.ndarray:
+    """Darkness in [0, 1] relative to the paper, from the minimum colour channel.
+
+    The minimum channel makes orange and yellow print as dark as grey print of equal strength.
+    """
+    grey = canonical.min(axis=2) if canonical.ndim == 3 else canonical
+    grey = grey.astype(np.float32)
+    paper = max(float(np.percentile(grey, 90)), 1.0)
+    return np.clip(1.0 - grey / paper, 0.0, 1.0)
+
+
+def cell_features(
+    canonical: np.ndarray, *, ppc: float = ORIENT_PPC, margin: float = CANON_MARGIN
+) -> np.ndarray:
+    """Per-cell ink measures of a canonical image.
+
+    Returns
+    -------
+    (2, 11, 11) float array
+        ``[0]`` the fraction of ink pixels (dark print: mountains, icons), ``[1]`` the mean darkness
+        (light fills: the wasteland rift), both over the cell interior inset by 1/5 cell.
+    """
+    ink = ink_image(canonical)
+    o = round(margin * ppc)
+    n = GRID_SIZE
+    p = round(ppc)
+    grid = ink[o : o + n * p, o : o + n * p].reshape(n, p, n, p).transpose(0, 2, 1, 3)
+    inset = max(1, p // 5)
+    inner = grid[:, :, inset : p - inset, inset : p - inset]
+    return np.stack([(inner > 1.0 - _DARK).mean(axis=(2, 3)), inner.mean(axis=(2, 3))])
+
+
+def coin_track_score(
+    canonical: np.ndarray, *, ppc: float = ORIENT_PPC, margin: float = CANON_MARGIN
+) -> float:
+    """How strongly the 14 coin circles show below row K (about 0 when absent, > 3 when clear).
+
+    Compares the horizontal gradient near the circles' rims with that half-way between circles.
+    """
+    g = geometry()
+    o = margin * ppc
+    y0 = round(o + (g.coin_y - g.coin_radius) * ppc)
+    y1 = round(o + (g.coin_y + g.coin_radius) * ppc)
+    band = canonical[max(y0, 0) : max(y1, 1)].astype(np.float32)
+    if band.size == 0:
+        return 0.0
+    # strongest channel: gold coins on an orange band differ in green, not in the minimum channel
+    gx = np.abs(cv2.Sobel(band, cv2.CV_32F, 1, 0, ksize=3))
+    gx = (gx.max(axis=2) if gx.ndim == 3 else gx).mean(axis=0)
+    xs = np.arange(gx.size, dtype=np.float64)
+    centers = o + g.coin_centers()[:, 0] * ppc
+    r = g.coin_radius * ppc
+    near = np.zeros(gx.size, bool)
+    mid = np.zeros(gx.size, bool)
+    for c in centers:
+        near |= np.abs(np.abs(xs - c) - r) <= max(1.0, 0.06 * ppc)
+        mid |= np.abs(xs - (c + 0.5 * g.coin_dx * ppc)) <= max(1.0, 0.06 * ppc)
+    mid &= xs < centers[-1]
+    if not near.any() or not mid.any():
+        return 0.0
+    spread = float(np.std(gx)) + 1.0
+    return float((gx[near].mean() - gx[mid].mean()) / spread)
+
+
+def side_scores(features: np.ndarray) -> np.ndarray:
+    """Mountain / wasteland evidence for each side, given cell features of an upright grid.
+
+    Returns
+    -------
+    (4,) float array
+        Mean robust z-score of the side's printed cells against all other cells.
+    """
+    out = np.zeros(len(SIDES))
+    frac, mean = features
+    for s, side in enumerate(SIDES):
+        mountains, waste = side_cells(side)
+        printed = np.zeros((GRID_SIZE, GRID_SIZE), bool)
+        for rc in (*mountains, *waste):
+            printed[rc] = True
+        z_m = _robust_z(frac, printed, mountains)
+        z_w = _robust_z(mean, printed, waste) if waste else np.zeros(0)
+        out[s] = float(np.concatenate([z_m, z_w]).mean())
+    return out
+
+
+def _robust_z(values: np.ndarray, printed: np.ndarray, cells: tuple[tuple[int, int], ...]) -> np.ndarray:
+    rest = values[~printed]
+    med = float(np.median(rest))
+    spread = max(1.4826 * float(np.median(np.abs(rest - med))), _SPREAD_FLOOR)
+    z = np.array([(values[rc] - med) / spread for rc in cells])
+    return np.clip(z, *_CELL_Z_CLIP)
+
+
+def judge(
+    canonical: np.ndarray, *, ppc: float = ORIENT_PPC, margin: float = CANON_MARGIN
+) -> Orientation | Failure:
+    """Decide rotation and printed side of a rectified grid.
+
+    Parameters
+    ----------
+    canonical : (S, S, 3) uint8
+        A square rectified image with the grid at ``[margin, margin + 11] * ppc`` in any of the four
+        quarter-turn positions.
+
+    Returns
+    -------
+    Orientation or Failure
+        ``no_sheet`` when no side explains the grid (a blank grid, another game's board).
+    """
+    scores = np.zeros((4, len(SIDES)))
+    for turns in range(4):
+        upright = np.rot90(canonical, turns)
+        feats = cell_features(upright, ppc=ppc, margin=margin)
+        coin = float(np.clip(coin_track_score(upright, ppc=ppc, margin=margin), -4.0, 4.0))
+        scores[turns] = MOUNTAIN_WEIGHT * side_scores(feats) + COIN_WEIGHT * coin
+    kk, ss = np.unravel_index(int(np.argmax(scores)), scores.shape)
+    k, s = int(kk), int(ss)
+    best = float(scores[k, s])
+    if best < MIN_SHEET_SCORE:
+        return Failure("no_sheet", f"an 11x11 grid, but no Cartographers side fits it (score {best:.1f})")
+    other_sides = np.delete(scores, s, axis=1)
+    other_turns = np.delete(scores, k, axis=0)
+    side_margin = best - float(other_sides.max())
+    turn_margin = best - float(other_turns.max())
+    return Orientation(
+        turns=int(k),
+        side=SIDES[int(s)],
+        side_confidence=_confidence(side_margin),
+        turn_confidence=_confidence(turn_margin),
+        scores=scores,
+    )
+
+
+def _confidence(margin: float) -> float:
+    # A margin of ~2 z-units is a clear decision; map it smoothly into [0, 1].
+    return float(1.0 - np.exp(-max(margin, 0.0) / 1.5))

@@ -1,0 +1,114 @@
+"""Square the sheet up: map the photo to a canonical top-down image with the grid at a fixed place.
+
+In the canonical image the grid spans ``[m, m + 11 * ppc]`` on both axes with ``m = margin * ppc``,
+row A at the top.  With a map of the 12x12 grid crossings (from ``locate``) the warp follows curled
+paper piecewise; without it a single homography is used.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scanner.constants import CANON_MARGIN, CANON_PPC
+from scanner.geometry import GRID_SIZE, Geometry
+
+
+def grid_homography(corners: np.ndarray) -> np.ndarray:
+    """Homography from sheet cell units to photo px.
+
+    Parameters
+    ----------
+    corners : (4, 2) array
+        Grid corners A1, A11, K11, K1 in photo px.
+
+    Returns
+    -------
+    (3, 3) float64 array
+    """
+    src = Geometry.grid_corners().astype(np.float32)
+    return cv2.getPerspectiveTransform(src, np.asarray(corners, dtype=np.float32)).astype(np.float64)
+
+
+def canon_matrix(ppc: float, margin: float) -> np.ndarray:
+    """Affine map (3x3) from cell units to canonical px."""
+    off = margin * ppc
+    return np.array([[ppc, 0.0, off], [0.0, ppc, off], [0.0, 0.0, 1.0]])
+
+
+def canon_size(ppc: float, margin: float) -> int:
+    """Side in px of the (square) canonical image."""
+    return round((GRID_SIZE + 2 * margin) * ppc)
+
+
+def apply_h(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Apply a 3x3 homography to an (..., 2) array of points."""
+    pts = np.asarray(pts, dtype=np.float64)
+    flat = pts.reshape(-1, 2)
+    q = flat @ h[:, :2].T + h[:, 2]
+    return (q[:, :2] / q[:, 2:3]).reshape(pts.shape)
+
+
+def rectify(
+    image: np.ndarray,
+    corners: np.ndarray,
+    *,
+    ppc: float = CANON_PPC,
+    margin: float = CANON_MARGIN,
+    crossings: np.ndarray | None = None,
+) -> np.ndarray:
+    """Warp a photo to the canonical top-down image.
+
+    Parameters
+    ----------
+    image : (H, W, 3) or (H, W) uint8 array
+        The photo.
+    corners : (4, 2) array
+        Grid corners in photo px, sheet order A1, A11, K11, K1.
+    ppc : float
+        Canonical pixels per cell.
+    margin : float
+        Cells of margin around the grid (the default holds the coin track).
+    crossings : (12, 12, 2) array, optional
+        Photo px of every grid crossing ``[row_line, col_line]``; when given, the warp interpolates
+        the crossings' departure from the corner homography (curled paper).
+
+    Returns
+    -------
+    ndarray
+        ``(S, S[, 3])`` uint8 with ``S = canon_size(ppc, margin)``.
+    """
+    size = canon_size(ppc, margin)
+    h = grid_homography(corners)
+    if crossings is None:
+        m = h @ np.linalg.inv(canon_matrix(ppc, margin))
+        return cv2.warpPerspective(
+            image,
+            m,
+            (size, size),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    map_x, map_y = _crossing_maps(h, np.asarray(crossings, dtype=np.float64), ppc, margin, size)
+    return cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _crossing_maps(
+    h: np.ndarray, crossings: np.ndarray, ppc: float, margin: float, size: int
+) -> tuple[np.ndarray, np.ndarray]:
+    # Photo position = homography + a residual interpolated bilinearly between crossings; outside the
+    # grid the residual of the nearest edge is carried on (the frame and coin track bend with it).
+    n = GRID_SIZE
+    nodes = np.stack(np.meshgrid(np.arange(n + 1.0), np.arange(n + 1.0), indexing="xy"), axis=-1)
+    resid = crossings - apply_h(h, nodes)  # (12, 12, 2) indexed [y, x]
+    coords = (np.arange(size) + 0.0) / ppc - margin  # cell coordinate of each canonical pixel column/row
+    cl = np.clip(coords, 0.0, float(n))
+    i0 = np.minimum(np.floor(cl).astype(int), n - 1)
+    t = cl - i0
+    # separable bilinear: first along x for every node row, then along y
+    rx = resid[:, i0, :] * (1 - t)[None, :, None] + resid[:, i0 + 1, :] * t[None, :, None]  # (12, S, 2)
+    rxy = rx[i0, :, :] * (1 - t)[:, None, None] + rx[i0 + 1, :, :] * t[:, None, None]  # (S, S, 2)
+    gx, gy = np.meshgrid(coords, coords, indexing="xy")
+    base = apply_h(h, np.stack([gx, gy], axis=-1))
+    full = base + rxy
+    return full[..., 0].astype(np.float32), full[..., 1].astype(np.float32)
