@@ -334,7 +334,14 @@ def _grid_arg(grid: str | Iterable[str] | Iterable[Terrain]) -> tuple[Terrain, .
         symbols = [ch for ch in grid if not ch.isspace() and ch != "/"]
     else:
         items = list(grid)
-        symbols = [ch for row in items for ch in row if not ch.isspace()] if len(items) == SIZE else items
+        if len(items) == SIZE:
+            rows = ["".join(str(row).split()) for row in items]
+            for r, row in enumerate(rows):
+                if len(row) != SIZE:
+                    raise SheetError(f"row {ROW_LETTERS[r]} has {len(row)} cells, expected {SIZE}")
+            symbols = [ch for row in rows for ch in row]
+        else:
+            symbols = items
     if len(symbols) != SIZE * SIZE:
         raise SheetError(f"a grid needs {SIZE * SIZE} cells, got {len(symbols)}")
     try:
@@ -511,8 +518,8 @@ class Sheet:
             grid = tuple(new)
         side = fields.get("side", self.side)
         ruins: CellsArg = fields.get("ruins")
-        if ruins is None and side == CUSTOM and self.side == CUSTOM:
-            ruins = self.ruins
+        if ruins is None and side == CUSTOM:
+            ruins = self.ruins  # a printed sheet turned custom keeps its ruins spaces
         return Sheet(
             grid,
             side=side,
@@ -541,6 +548,47 @@ class Sheet:
 
     def __str__(self) -> str:
         return self.to_text()
+
+    def to_json(self) -> dict[str, Any]:
+        """The reading as JSON (CONTRACT section 3 ``scan`` fields, plus ``ruins`` for side custom)."""
+        out: dict[str, Any] = {
+            "side": self.side,
+            "grid": list(self.rows),
+            "coins": self.coins,
+            "spent": self.spent,
+            "stars": cells_label(self.stars).split(),
+        }
+        if self.side == CUSTOM:
+            out["ruins"] = cells_label(self.ruins).split()
+        return out
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Sheet:
+        """Inverse of :meth:`to_json` (extra keys such as ``confidence`` are ignored).
+
+        Raises
+        ------
+        SheetError
+            If a field is missing or invalid.
+        """
+        try:
+            grid = obj["grid"]
+            if not isinstance(grid, list) or len(grid) != SIZE or not all(isinstance(r, str) for r in grid):
+                raise SheetError(f"'grid' must be a list of {SIZE} strings")
+            return cls(
+                grid,
+                side=str(obj.get("side", "A")),
+                coins=int(obj.get("coins", 0)),
+                spent=int(obj.get("spent", 0)),
+                ruins=obj.get("ruins"),
+                stars=obj.get("stars") or None,
+            )
+        except KeyError as exc:
+            raise SheetError(f"sheet JSON lacks {exc.args[0]!r}") from None
+        except (TypeError, ValueError) as exc:
+            if isinstance(exc, SheetError):
+                raise
+            raise SheetError(f"bad sheet JSON: {exc}") from None
 
     def __repr__(self) -> str:
         args = [repr("/".join(self.rows))]

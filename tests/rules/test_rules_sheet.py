@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 
 import pytest
@@ -66,6 +67,7 @@ def test_text_round_trip(sheet: Sheet) -> None:
 def test_repr_pastes_back(sheet: Sheet) -> None:
     again = eval(repr(sheet), {"Sheet": Sheet})
     assert again == sheet and hash(again) == hash(sheet)
+    assert Sheet.from_json(json.loads(json.dumps(sheet.to_json()))) == sheet
 
 
 @settings(max_examples=60, deadline=None)
@@ -259,6 +261,18 @@ def test_immutable_and_replace() -> None:
     with pytest.raises(IndexError):
         sheet[11, 0]
     assert {sheet, Sheet.blank("A")} == {sheet}
+
+
+def test_json_errors_and_row_lengths() -> None:
+    rows = list(Sheet.blank("A").rows)
+    with pytest.raises(SheetError, match="lacks 'grid'"):
+        Sheet.from_json({"side": "A"})
+    with pytest.raises(SheetError, match="coins is 15"):
+        Sheet.from_json({"grid": rows, "coins": 15})
+    with pytest.raises(SheetError, match="row A has 10 cells"):
+        Sheet([rows[0][:-1], rows[1] + ".", *rows[2:]])
+    # A printed side turned custom keeps its ruins spaces.
+    assert Sheet.blank("B").replace(side="custom").ruins == printed_side("B").ruins
 
 
 def test_problem_str_without_line() -> None:
