@@ -19,6 +19,7 @@ __all__ = [
     "DIAGONALS",
     "EDGE",
     "NEIGHBOURS",
+    "RC",
     "ROWS",
     "Cluster",
     "Grid",
@@ -42,15 +43,18 @@ UNKNOWN = "?"
 TERRAIN_TYPES = frozenset("FVPWM^H")
 
 
+RC: tuple[Cell, ...] = tuple((i // N, i % N) for i in range(SIZE))
+LABELS: tuple[str, ...] = tuple(f"{chr(65 + r)}{c + 1}" for r, c in RC)
+
+
 def rc(i: int) -> Cell:
     """(row, col) of flat index `i`."""
-    return divmod(i, N)
+    return RC[i]
 
 
 def cell_label(i: int) -> str:
     """Label (``"A1"``..``"K11"``) of flat index `i`."""
-    r, c = divmod(i, N)
-    return f"{chr(65 + r)}{c + 1}"
+    return LABELS[i]
 
 
 def _neighbours(i: int) -> tuple[int, ...]:
@@ -168,9 +172,8 @@ class Grid:
                         members.append(n)
                 k += 1
             members.sort()
-            inside = set(members)
-            border = frozenset(n for m in members for n in NEIGHBOURS[m] if n not in inside)
-            out.append(Cluster(sym, tuple(members), border, any(m in EDGE_SET for m in members)))
+            border = frozenset([n for m in members for n in NEIGHBOURS[m]]).difference(members)
+            out.append(Cluster(sym, tuple(members), border, not EDGE_SET.isdisjoint(members)))
         return tuple(out)
 
     def clusters_of(self, symbol: str) -> list[Cluster]:

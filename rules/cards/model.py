@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from rules.cards._grid import Grid, SheetLike, grid_of, rc
+from rules.cards._grid import RC, Grid, SheetLike, grid_of
 
 __all__ = ["CardScore", "Category", "ScoreItem", "ScoringCard"]
 
@@ -84,7 +84,7 @@ class Outcome:
 
 def item(label: str, points: int, cells: Iterable[int]) -> ScoreItem:
     """A :class:`ScoreItem` from flat cell indices."""
-    return ScoreItem(label, points, frozenset(rc(i) for i in cells))
+    return ScoreItem(label, points, frozenset(map(RC.__getitem__, cells)))
 
 
 Rule = Callable[[Grid], Outcome]
