@@ -61,7 +61,7 @@ class Reading:
     corners : (4, 2) float
         Grid corners A1, A11, K11, K1 in photo px.
     orientation : int
-        Clockwise rotation (degrees) the sheet shows in the photo; ``None`` when corners were given.
+        Clockwise rotation (degrees) the sheet shows in the photo.
     timings : dict
         Seconds per stage.
     """
@@ -74,7 +74,7 @@ class Reading:
     coin_states: tuple[str, ...]
     outlines: dict[str, np.ndarray]
     corners: np.ndarray
-    orientation: int | None
+    orientation: int
     timings: dict[str, float] = field(default_factory=dict)
     probabilities: np.ndarray | None = None
 
@@ -133,13 +133,6 @@ def parse_corners(text: str) -> np.ndarray:
     return np.asarray(values, dtype=np.float64).reshape(4, 2)
 
 
-def _orientation_of(corners: np.ndarray) -> int:
-    # The A1->A11 edge points along +x at 0 degrees; round its angle to a quarter turn.
-    d = corners[1] - corners[0]
-    angle = np.degrees(np.arctan2(d[1], d[0]))
-    return round(float(angle) / 90.0) % 4 * 90
-
-
 def read_photo(
     path: str | Path,
     *,
@@ -154,8 +147,8 @@ def read_photo(
     ----------
     path : photo file.
     corners : (4, 2), optional
-        Grid corners A1, A11, K11, K1 in photo px; skips the locator (the side then defaults to
-        ``side`` or ``"A"``).
+        Grid corners A1, A11, K11, K1 in photo px, instead of searching the photo; they are still
+        snapped to the printed lines, and side and orientation are read from the print.
     side : ``"A"``..``"D"``, optional; overrides the side the locator found.
     debug : optional sink for intermediate images.
 
@@ -169,27 +162,24 @@ def read_photo(
     timings["load"] = time.perf_counter() - t
     if isinstance(image, Failure):
         return image
-    crossings = None
-    orientation: int | None
     t = time.perf_counter()
-    if corners is None:
-        from scanner.locate import locate_sheet  # the locator is the heaviest import; only when needed
-
-        location = locate_sheet(image, debug=debug)
-        timings["locate"] = time.perf_counter() - t
-        if isinstance(location, Failure) or not location:
-            return location
-        found = np.asarray(location.corners, dtype=np.float64)
-        orientation = int(location.orientation)
-        crossings = getattr(location, "crossings", None)
-        sheet_side = side or location.side
-    else:
-        found = np.asarray(corners, dtype=np.float64)
-        h, w = image.shape[:2]
-        if found.shape != (4, 2) or not np.all((found >= -0.5 * max(h, w)) & (found <= 1.5 * max(h, w))):
+    h, w = image.shape[:2]
+    if corners is not None:
+        given = np.asarray(corners, dtype=np.float64)
+        if given.shape != (4, 2) or not np.all((given >= -0.5 * max(h, w)) & (given <= 1.5 * max(h, w))):
             return Failure("no_sheet", "the given corners lie far outside the photo")
-        orientation = _orientation_of(found)
-        sheet_side = side or "A"
+    # The locator is the heaviest import; only load it when a photo is read.
+    from scanner.locate import locate_from_corners, locate_sheet
+
+    location = locate_sheet(image, debug=debug) if corners is None else locate_from_corners(
+        image, given, debug=debug)
+    timings["locate"] = time.perf_counter() - t
+    if isinstance(location, Failure):
+        return location
+    found = np.asarray(location.corners, dtype=np.float64)
+    orientation = int(location.orientation)
+    crossings = location.crossings
+    sheet_side = side or location.side
     t = time.perf_counter()
     canonical = rectify(image, found, crossings=crossings)
     timings["rectify"] = time.perf_counter() - t
@@ -209,7 +199,7 @@ def read_photo(
 
 
 def assemble(
-    reading: SheetReading, corners: np.ndarray, orientation: int | None, timings: dict[str, float]
+    reading: SheetReading, corners: np.ndarray, orientation: int, timings: dict[str, float]
 ) -> Reading:
     """Turn the classifier's reading into a :class:`Reading` with its rules.Sheet."""
     coins = min(reading.coins, 14 - reading.spent)

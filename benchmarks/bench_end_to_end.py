@@ -1,0 +1,108 @@
+"""Photo -> grid -> score on synthetic photos never used in training (eval drawing styles).
+
+    python benchmarks/bench_end_to_end.py [--photos 200] [--tiers scan,phone,webcam,hard]
+
+Each photo goes through exactly what ``cartoscan score PHOTO`` does (JPEG file on disk, load, locate,
+rectify, sample, classify); four random scoring cards are scored on the reading and on the truth.
+A photo is *exact* when all four card scores, the coins and the monster penalty equal the truth's.
+Reports per tier: located, refused (no sheet found), refused as doubtful (cells read as '?'), exact,
+and silently wrong (read without '?' but scored differently: the figure that must stay near zero);
+plus the exact rate when doubtful cells are guessed (``--allow-doubtful``) and the median time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models import dataset as ds
+from rules.cards import CARDS
+from rules.season import score_cards
+from scanner.classify import default_models
+from scanner.failure import Failure
+from scanner.pipeline import read_photo
+
+SEED0 = ds.SEED_BASE["bench"] + 50_000
+
+
+def _scores(sheet, cards) -> tuple:  # type: ignore[no-untyped-def,type-arg]
+    s = score_cards(sheet, cards)
+    return tuple(v.points for v in s.scores.values()), s.coins, s.monsters
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--photos", type=int, default=200)
+    ap.add_argument("--tiers", default=",".join(ds.TIERS_ORDER))
+    args = ap.parse_args()
+    tiers = args.tiers.split(",")
+    models = default_models()
+    ids = sorted(CARDS)
+    stats: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    times: list[float] = []
+    wrong_examples: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(args.photos):
+            seed = SEED0 + i
+            tier = tiers[i % len(tiers)]
+            sample = ds.render(seed, split="eval", tier=tier)
+            path = Path(tmp) / f"{seed}.jpg"
+            cv2.imwrite(str(path), sample.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            rng = np.random.default_rng(seed)
+            cards = [CARDS[k] for k in rng.choice(ids, 4, replace=False)]
+            truth = _scores(sample.sheet, cards)
+            t = stats[tier]
+            t["photos"] += 1
+            t0 = time.perf_counter()
+            reading = read_photo(path, models=models)
+            times.append(time.perf_counter() - t0)
+            if isinstance(reading, Failure):
+                t["refused_no_sheet"] += 1
+                continue
+            t["located"] += 1
+            guess_ok = _scores(reading.guess, cards) == truth
+            t["exact_allow_doubtful"] += guess_ok
+            if reading.doubtful:
+                t["refused_doubtful"] += 1
+                t["doubtful_cells"] += len(reading.doubtful)
+                continue
+            if _scores(reading.sheet, cards) == truth:
+                t["exact"] += 1
+            else:
+                t["wrong"] += 1
+                if len(wrong_examples) < 10:
+                    diff = [f"{chr(65 + r)}{c + 1}:{sample.sheet.rows[r][c]}->{reading.sheet.rows[r][c]}"
+                            for r in range(11) for c in range(11)
+                            if sample.sheet.rows[r][c] != reading.sheet.rows[r][c]]
+                    wrong_examples.append(f"seed {seed} ({tier}): cells {diff[:6]} coins "
+                                          f"{sample.sheet.coins}/{sample.sheet.spent}->"
+                                          f"{reading.coins}/{reading.spent}")
+    print(f"end to end on {args.photos} synthetic photos (seeds {SEED0}.., eval drawing styles), "
+          "4 random cards each")
+    print(f"{'tier':8} {'photos':>6} {'located':>7} {'no sheet':>8} {'doubtful':>8} {'exact':>6} "
+          f"{'wrong':>6} {'exact%':>7} {'exact% w/ guess':>15}")
+    total: dict[str, float] = defaultdict(float)
+    for tier in [*tiers, "all"]:
+        t = stats[tier] if tier != "all" else total
+        if tier != "all":
+            for k, v in t.items():
+                total[k] += v
+        n = max(t["photos"], 1)
+        print(f"{tier:8} {int(t['photos']):6d} {int(t['located']):7d} {int(t['refused_no_sheet']):8d} "
+              f"{int(t['refused_doubtful']):8d} {int(t['exact']):6d} {int(t['wrong']):6d} "
+              f"{100 * t['exact'] / n:6.1f}% {100 * t['exact_allow_doubtful'] / n:14.1f}%")
+    print(f"median time per photo: {statistics.median(times) * 1000:.0f} ms "
+          "(load + locate + rectify + sample + classify)")
+    for line in wrong_examples:
+        print("  wrong:", line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,204 @@
+"""Accuracy of the committed classifier on data it never saw.
+
+    python benchmarks/eval_classifier.py [--sheets 100] [--no-adapt] [--threshold T]
+
+1. Synthetic photos from the ``bench`` seed range (never used by training) drawn with eval-split
+   drawing styles (``DrawStyle.random(rng, split="eval")``), all camera tiers, rectified with the true
+   corners jittered like the locator's error. Reports per-tier cell accuracy on drawable cells (argmax,
+   no abstention), coverage (fraction of cells not ``?``), accuracy of the non-``?`` cells, the
+   exact-sheet rate (grid, coins, spent and stars all right) and the per-class confusion matrix.
+2. Real drawings from /work/shared/reference/drawing (read at run time, never copied or trained on):
+   the doodles composited onto the paper of a rendered blank sheet, and cells cut from the rulebook
+   images by the hand-given boxes below.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models import dataset as ds
+from scanner.classify import TERRAIN_CLASSES, TERRAIN_SYMBOLS, Models, classify_sheet, load_models
+from scanner.constants import CANON_MARGIN, CANON_PPC
+from scanner.sample import cell_patches, coin_patches, edge_strips
+
+REFERENCE = Path("/work/shared/reference/drawing")
+#: Doodle file name stem (German) -> terrain symbol.
+DOODLE_TERRAIN = {"Acker": "P", "Baum": "F", "Haus": "V", "Monster": "M", "Wasser": "W"}
+#: Hand-given cell boxes (x0, y0, x1, y1) in the rulebook images, with their terrain.
+RULEBOOK_CELLS = {
+    "rulebook_water_monster_village.png": [
+        ((50, 95, 117, 162), "W"), ((117, 95, 185, 162), "W"), ((50, 162, 117, 230), "W"),
+        ((185, 162, 252, 230), "M"), ((117, 230, 185, 297), "V"), ((185, 230, 252, 297), "V"),
+        ((185, 95, 252, 162), "."), ((50, 230, 117, 297), "."),
+    ],
+    "rulebook_forest_outline.png": [
+        ((80, 476, 147, 543), "F"), ((147, 476, 213, 543), "F"), ((147, 543, 213, 610), "F"),
+        ((213, 543, 280, 610), "F"), ((80, 410, 147, 476), "."), ((147, 410, 213, 476), "."),
+        ((80, 543, 147, 610), "."),
+    ],
+    "rulebook_terrain_legend.png": [
+        ((46, 54, 81, 89), "F"), ((90, 54, 125, 89), "V"), ((134, 54, 169, 89), "P"),
+        ((177, 54, 212, 89), "W"), ((221, 54, 256, 89), "M"),
+    ],
+}
+BENCH_SEED = ds.SEED_BASE["bench"]
+
+
+def synthetic(n: int, *, adapt: bool, threshold: float | None) -> None:
+    models = load_models()
+    kw = {"threshold": threshold} if threshold is not None else {}
+    k = len(TERRAIN_CLASSES)
+    confusion = np.zeros((k, k), int)
+    per_tier: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for i in range(n):
+        seed = BENCH_SEED + i
+        tier = ds.tier_of(seed)
+        sample = ds.render(seed, split="eval", tier=tier)
+        canonical = ds.canonical_of(sample, np.random.default_rng([seed, 77]))
+        reading = classify_sheet(cell_patches(canonical), sample.sheet.side,
+                                 coin_patches=coin_patches(canonical),
+                                 edge_strips=edge_strips(canonical)._asdict(), models=models,
+                                 adapt=adapt, **kw)
+        truth = sample.sheet
+        best = reading.probabilities.argmax(axis=-1)
+        t = per_tier[tier]
+        exact = True
+        for r in range(11):
+            for c in range(11):
+                sym = truth[r, c].value
+                if sym not in ds.CLASS_OF:
+                    continue
+                got = reading.grid[r][c]
+                confusion[ds.CLASS_OF[sym], best[r, c]] += 1
+                t["cells"] += 1
+                t["argmax_right"] += TERRAIN_SYMBOLS[best[r, c]] == sym
+                if got == "?":
+                    exact = False
+                else:
+                    t["kept"] += 1
+                    t["kept_right"] += got == sym
+                    exact &= got == sym
+        coin_ok = (reading.coins, reading.spent) == (truth.coins, truth.spent)
+        t["coins_right"] += coin_ok
+        t["stars_right"] += reading.stars == truth.stars
+        t["exact"] += exact and coin_ok and reading.stars == truth.stars
+        t["sheets"] += 1
+    print(f"synthetic eval split: {n} sheets (seeds {BENCH_SEED}..{BENCH_SEED + n - 1}, eval drawing "
+          f"styles), adapt={adapt}")
+    print(f"{'tier':8} {'sheets':>6} {'cells':>6} {'cell acc':>9} {'coverage':>9} {'kept acc':>9} "
+          f"{'exact sheet':>11} {'coins ok':>8} {'stars ok':>8}")
+    total: dict[str, float] = defaultdict(float)
+    for tier in ds.TIERS_ORDER:
+        if tier not in per_tier:
+            continue
+        t = per_tier[tier]
+        for key, v in t.items():
+            total[key] += v
+        _row(tier, t)
+    _row("all", total)
+    print("\nconfusion (rows truth, columns argmax):")
+    print(" " * 10 + "".join(f"{c[:7]:>8}" for c in TERRAIN_CLASSES))
+    for i, name in enumerate(TERRAIN_CLASSES):
+        print(f"{name:10}" + "".join(f"{v:8d}" for v in confusion[i]))
+
+
+def _row(name: str, t: dict[str, float]) -> None:
+    cells = max(t["cells"], 1)
+    print(f"{name:8} {int(t['sheets']):6d} {int(t['cells']):6d} {t['argmax_right'] / cells:9.4f} "
+          f"{t['kept'] / cells:9.4f} {t['kept_right'] / max(t['kept'], 1):9.4f} "
+          f"{t['exact'] / max(t['sheets'], 1):11.3f} {t['coins_right'] / max(t['sheets'], 1):8.3f} "
+          f"{t['stars_right'] / max(t['sheets'], 1):8.3f}")
+
+
+def _blank_canonical() -> np.ndarray:
+    """Canonical image of a rendered, photographed (scan tier) blank side-A sheet: real project paper."""
+    sample = ds.render(BENCH_SEED + 99_999, split="eval", tier="scan", blank=True)
+    return ds.canonical_of(sample, None)
+
+
+def _paste(canonical: np.ndarray, r: int, c: int, cell_img: np.ndarray) -> None:
+    o = round(CANON_MARGIN * CANON_PPC)
+    y, x = o + r * CANON_PPC, o + c * CANON_PPC
+    size = (CANON_PPC, CANON_PPC)
+    canonical[y : y + CANON_PPC, x : x + CANON_PPC] = cv2.resize(cell_img, size, interpolation=cv2.INTER_AREA)
+
+
+def _composite(rgba: np.ndarray, paper: np.ndarray, scale: float) -> np.ndarray:
+    """Doodle (RGBA, transparent background) multiplied onto a paper cell, scaled to ``scale`` of it."""
+    size = paper.shape[0]
+    inner = max(4, round(size * scale))
+    d = cv2.resize(rgba, (inner, inner), interpolation=cv2.INTER_AREA).astype(np.float32)
+    alpha = d[..., 3:] / 255.0
+    out = paper.astype(np.float32).copy()
+    o = (size - inner) // 2
+    region = out[o : o + inner, o : o + inner]
+    # Pigment on paper darkens: multiply the paper by the ink colour where the doodle is opaque.
+    region[:] = region * (1 - alpha) + region * (d[..., :3] / 255.0) * alpha
+    return out.astype(np.uint8)
+
+
+def reference(*, adapt: bool, threshold: float | None) -> None:
+    if not REFERENCE.is_dir():
+        print(f"\n{REFERENCE} not found: real-drawing evaluation skipped")
+        return
+    models = load_models()
+    kw = {"threshold": threshold} if threshold is not None else {}
+    blank = _blank_canonical()
+    o = round(CANON_MARGIN * CANON_PPC)
+    paper_cell = blank[o + 0 * CANON_PPC : o + CANON_PPC, o : o + CANON_PPC].copy()  # A1 is empty on side A
+    # Doodles: 10 drawings, each on a free cell of one blank sheet, at two drawing sizes.
+    free = [(r, c) for r in range(0, 11, 2) for c in range(0, 11, 2)][:10]
+    print("\nreal drawings (read at run time from the reference folder; never trained on):")
+    for scale in (0.6, 0.8):
+        canonical = blank.copy()
+        truth = {}
+        files = sorted((REFERENCE / "doodles").glob("*.png"))
+        for (r, c), f in zip(free, files, strict=False):
+            rgba = cv2.imread(str(f), cv2.IMREAD_UNCHANGED)
+            stem = f.stem.split("_")[-1].rstrip("0123456789")
+            _paste(canonical, r, c, _composite(rgba, paper_cell, scale))
+            truth[(r, c)] = (DOODLE_TERRAIN[stem], f.name)
+        _report(f"doodles at {scale:.0%} of a cell", canonical, truth, models, adapt, kw)
+    for name, boxes in RULEBOOK_CELLS.items():
+        img = cv2.imread(str(REFERENCE / name))
+        if img is None:
+            continue
+        canonical = blank.copy()
+        truth = {}
+        for (r, c), ((x0, y0, x1, y1), sym) in zip(free, boxes, strict=False):
+            _paste(canonical, r, c, img[y0:y1, x0:x1])
+            truth[(r, c)] = (sym, f"{name}[{x0},{y0},{x1},{y1}]")
+        _report(name, canonical, truth, models, adapt, kw)
+
+
+def _report(title: str, canonical: np.ndarray, truth: dict, models: Models, adapt: bool, kw: dict) -> None:  # type: ignore[type-arg]
+    reading = classify_sheet(cell_patches(canonical), "A", models=models, adapt=adapt, **kw)
+    best = reading.probabilities.argmax(axis=-1)
+    right = sum(TERRAIN_SYMBOLS[best[r, c]] == sym for (r, c), (sym, _) in truth.items())
+    kept = [(r, c) for (r, c) in truth if reading.grid[r][c] != "?"]
+    kept_right = sum(reading.grid[r][c] == truth[(r, c)][0] for r, c in kept)
+    print(f"  {title}: argmax {right}/{len(truth)} right; {len(kept)} not '?', of which {kept_right} right")
+    for (r, c), (sym, what) in truth.items():
+        got = TERRAIN_SYMBOLS[best[r, c]]
+        if got != sym or reading.grid[r][c] == "?":
+            print(f"    {what}: truth {sym}, argmax {got} ({reading.probabilities[r, c].max():.2f}), "
+                  f"reported {reading.grid[r][c]}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sheets", type=int, default=100)
+    ap.add_argument("--no-adapt", action="store_true", help="switch off the per-sheet vote")
+    ap.add_argument("--threshold", type=float, default=None)
+    args = ap.parse_args()
+    synthetic(args.sheets, adapt=not args.no_adapt, threshold=args.threshold)
+    reference(adapt=not args.no_adapt, threshold=args.threshold)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,152 @@
+"""scanner.classify: the manifest is enforced, probabilities are calibrated distributions, doubtful cells
+become '?', printed cells come from the side, and the committed model reads a rendered sheet."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from models import dataset as ds
+from rules.sides import printed_side
+from scanner.classify import (
+    TERRAIN_CLASSES,
+    ModelError,
+    adapt_to_sheet,
+    classify_sheet,
+    default_model_dir,
+    load_models,
+)
+from scanner.sample import cell_patches, coin_patches, edge_strips
+
+MODEL_DIR = default_model_dir()
+
+
+@pytest.fixture(scope="module")
+def models():  # type: ignore[no-untyped-def]
+    return load_models(MODEL_DIR)
+
+
+@pytest.fixture(scope="module")
+def rendered():  # type: ignore[no-untyped-def]
+    """A synthetic scan of a random game (eval drawing styles), cut with the exact grid."""
+    sample = ds.render(ds.SEED_BASE["bench"] + 123_456, split="eval", tier="scan")
+    canonical = ds.canonical_of(sample, None)
+    return sample, cell_patches(canonical), coin_patches(canonical), edge_strips(canonical)._asdict()
+
+
+def _copy(tmp_path: Path) -> Path:
+    d = tmp_path / "models"
+    d.mkdir()
+    manifest = json.loads((MODEL_DIR / "manifest.json").read_text())
+    shutil.copy(MODEL_DIR / "manifest.json", d)
+    for entry in manifest["models"].values():
+        shutil.copy(MODEL_DIR / entry["file"], d)
+    return d
+
+
+def _edit_manifest(d: Path, edit) -> None:  # type: ignore[no-untyped-def]
+    m = json.loads((d / "manifest.json").read_text())
+    edit(m)
+    (d / "manifest.json").write_text(json.dumps(m))
+
+
+def test_committed_models_match_their_manifest(models) -> None:  # type: ignore[no-untyped-def]
+    assert models.cell.classes == TERRAIN_CLASSES
+    total = sum((MODEL_DIR / e["file"]).stat().st_size for e in models.manifest["models"].values())
+    assert total <= 2 * 1024 * 1024
+
+
+def test_tampered_model_file_is_refused(tmp_path: Path) -> None:
+    d = _copy(tmp_path)
+    with open(d / "cell.onnx", "ab") as f:
+        f.write(b"\0")
+    with pytest.raises(ModelError, match="does not match its manifest"):
+        load_models(d)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda m: m["models"]["cell"]["classes"].reverse(), "classes"),
+        (lambda m: m["models"]["coin"]["input"].update(size=[24, 24]), "input"),
+        (lambda m: m["models"]["edge"].update(outputs=["edge"]), "outputs"),
+        (lambda m: m["models"].pop("edge"), "no 'edge' model"),
+    ],
+)
+def test_manifest_disagreeing_with_the_graph_is_refused(tmp_path: Path, edit, message: str) -> None:  # type: ignore[no-untyped-def]
+    d = _copy(tmp_path)
+    _edit_manifest(d, edit)
+    with pytest.raises(ModelError, match=message):
+        load_models(d)
+
+
+def test_missing_manifest_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="manifest"):
+        load_models(tmp_path)
+
+
+def test_probabilities_are_distributions(models, rendered) -> None:  # type: ignore[no-untyped-def]
+    sample, cells, coins, strips = rendered
+    reading = classify_sheet(cells, sample.sheet.side, coin_patches=coins, edge_strips=strips, models=models)
+    p = reading.probabilities
+    assert p.shape == (11, 11, len(TERRAIN_CLASSES))
+    assert np.all(p >= 0) and np.allclose(p.sum(axis=-1), 1.0, atol=1e-5)
+    assert np.all((reading.confidence > 0) & (reading.confidence <= 1.0 + 1e-6))
+    assert reading.outlines["horizontal"].shape == (10, 11) and reading.outlines["vertical"].shape == (11, 10)
+    assert len(reading.coin_states) == 14
+
+
+def test_doubtful_cells_become_unknown_and_are_listed(models, rendered) -> None:  # type: ignore[no-untyped-def]
+    sample, cells, _, _ = rendered
+    side = printed_side(sample.sheet.side)
+    printed = side.mountains | side.wasteland
+    everything = classify_sheet(cells, side.name, models=models, threshold=1.01)
+    unknown = {(r, c) for r in range(11) for c in range(11) if everything.grid[r][c] == "?"}
+    assert unknown == {(r, c) for r in range(11) for c in range(11)} - printed
+    assert len(everything.doubtful) == len(unknown)
+    none = classify_sheet(cells, side.name, models=models, threshold=0.0)
+    assert "?" not in "".join(none.grid) and none.doubtful == ()
+
+
+def test_printed_cells_come_from_the_side_never_the_net(models) -> None:  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(0)
+    noise = rng.integers(0, 256, (11, 11, 32, 32, 3), dtype=np.uint8)
+    for name in ("A", "B", "C", "D"):
+        side = printed_side(name)
+        reading = classify_sheet(noise, name, models=models, threshold=0.0)
+        for r in range(11):
+            for c in range(11):
+                expected = "^" if (r, c) in side.mountains else "-" if (r, c) in side.wasteland else None
+                if expected:
+                    assert reading.grid[r][c] == expected and reading.confidence[r, c] == 1.0
+                else:
+                    assert reading.grid[r][c] not in "^-"
+
+
+def test_reads_a_rendered_scan(models, rendered) -> None:  # type: ignore[no-untyped-def]
+    sample, cells, coins, strips = rendered
+    reading = classify_sheet(cells, sample.sheet.side, coin_patches=coins, edge_strips=strips, models=models)
+    truth = sample.sheet.rows
+    drawable = [(r, c) for r in range(11) for c in range(11) if truth[r][c] not in "^-"]
+    kept = [(r, c) for r, c in drawable if reading.grid[r][c] != "?"]
+    right = sum(reading.grid[r][c] == truth[r][c] for r, c in kept)
+    assert len(kept) >= 0.9 * len(drawable)
+    assert right >= 0.97 * len(kept)
+    assert (reading.coins, reading.spent) == (sample.sheet.coins, sample.sheet.spent)
+
+
+def test_sheet_vote_pulls_a_doubtful_cell_towards_its_look_alikes() -> None:
+    feats = np.array([[1.0, 0.0], [1.0, 0.05], [0.0, 1.0], [0.05, 1.0], [0.02, 1.0], [0.0, 1.0]])
+    probs = np.array([
+        [0.99, 0.01], [0.99, 0.01], [0.01, 0.99], [0.01, 0.99],
+        [0.55, 0.45],  # doubtful, looks like the class-1 anchors
+        [0.55, 0.45],  # the same but printed: must stay as it is
+    ])
+    drawable = np.array([True, True, True, True, True, False])
+    out = adapt_to_sheet(probs, feats, drawable, threshold=0.8)
+    assert out[4].argmax() == 1 and np.isclose(out[4].sum(), 1.0)
+    assert np.array_equal(out[:4], probs[:4]) and np.array_equal(out[5], probs[5])

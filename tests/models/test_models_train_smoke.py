@@ -1,0 +1,35 @@
+"""The training recipe end to end at toy size: render, train one epoch, calibrate, export ONNX, write a
+manifest that scanner.classify accepts and uses. Skipped only where torch (the `train` extra) is absent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from models import train
+from scanner.classify import classify_sheet, load_models
+
+
+def test_tiny_training_exports_checked_models(tmp_path: Path) -> None:
+    out = tmp_path / "models"
+    code = train.main(["--out", str(out), "--cells", "360", "--eval-cells", "120", "--epochs", "1",
+                       "--threads", "1", "--cache", str(tmp_path / "cache")])
+    assert code == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    for name in ("cell", "coin", "edge"):
+        entry = manifest["models"][name]
+        assert (out / entry["file"]).is_file()
+        assert entry["train_size"] > 0 and entry["temperature"]
+        assert all(0.0 <= v <= 1.0 for v in entry["eval_accuracy"].values() if v is not None)
+    assert manifest["data"]["train_seeds"][0] != manifest["data"]["eval_seeds"][0]
+    models = load_models(out)
+    rng = np.random.default_rng(1)
+    reading = classify_sheet(rng.integers(0, 256, (11, 11, 32, 32, 3), dtype=np.uint8), "A", models=models)
+    assert np.allclose(reading.probabilities.sum(axis=-1), 1.0, atol=1e-5)
+    # The cache makes a second run reuse the rendered samples.
+    assert any((tmp_path / "cache").rglob("*.npz"))
