@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from enum import StrEnum
+from functools import cache
 from typing import Any, NamedTuple
 
 from rules.errors import SheetError
@@ -253,9 +254,20 @@ class Problem(NamedTuple):
         return f"line {self.line}{row}: {self.message}"
 
 
+# Under this table a grid string keeps only its printed symbols (everything else becomes ".").
+_PRINTED_ONLY = str.maketrans({t.value: "." for t in Terrain if not t.is_printed})
+_FILLED: dict[str, bool] = {t.value: t.is_filled for t in Terrain}
+
+
+@cache
+def _expected_printed(side: str) -> str:
+    printed = printed_side(side)
+    return "".join("^" if c in printed.mountains else "-" if c in printed.wasteland else "." for c in CELLS)
+
+
 def _field_problems(
     side: str,
-    cells: tuple[Terrain, ...],
+    grid: str,
     coins: int,
     spent: int,
     ruins: frozenset[Cell],
@@ -280,8 +292,10 @@ def _field_problems(
             yield Problem(
                 "ruins", f"ruins can only be listed for side custom (side {side} prints its own ruins)"
             )
-        for i, t in enumerate(cells):
-            cell = CELLS[i]
+        if grid.translate(_PRINTED_ONLY) == _expected_printed(side):
+            return  # the common case, checked at C speed; the loop below only words the problems
+        for i, ch in enumerate(grid):
+            cell, t = CELLS[i], _BY_SYMBOL[ch]
             if cell in printed.mountains and t is not Terrain.MOUNTAIN:
                 yield Problem(
                     "side", f"cell {_LABELS[i]} is '{t}' but side {side} prints a mountain there", (cell,)
@@ -300,7 +314,7 @@ def _field_problems(
                 )
     else:
         for r, c in sorted(ruins):
-            t = cells[r * SIZE + c]
+            t = _BY_SYMBOL[grid[r * SIZE + c]]
             if t.is_printed:
                 yield Problem(
                     "ruins", f"cell {_LABELS[r * SIZE + c]} is a ruins space but holds '{t}'", ((r, c),)
@@ -329,7 +343,8 @@ def _cells_arg(value: CellsArg) -> frozenset[Cell]:
     return frozenset(out)
 
 
-def _grid_arg(grid: str | Iterable[str] | Iterable[Terrain]) -> tuple[Terrain, ...]:
+def _grid_arg(grid: str | Iterable[str] | Iterable[Terrain]) -> str:
+    """A validated 121-symbol grid string from any of the accepted grid forms."""
     if isinstance(grid, str):
         symbols = [ch for ch in grid if not ch.isspace() and ch != "/"]
     else:
@@ -344,10 +359,10 @@ def _grid_arg(grid: str | Iterable[str] | Iterable[Terrain]) -> tuple[Terrain, .
             symbols = items
     if len(symbols) != SIZE * SIZE:
         raise SheetError(f"a grid needs {SIZE * SIZE} cells, got {len(symbols)}")
-    try:
-        return tuple(_BY_SYMBOL[s] for s in symbols)
-    except KeyError as exc:
-        raise SheetError(f"unknown symbol {exc.args[0]!r}: expected one of {SYMBOLS}") from None
+    for ch in symbols:
+        if ch not in _BY_SYMBOL:
+            raise SheetError(f"unknown symbol {ch!r}: expected one of {SYMBOLS}")
+    return "".join(symbols)
 
 
 class Sheet:
@@ -380,6 +395,7 @@ class Sheet:
         "_cache",
         "_cells",
         "_filled",
+        "_grid",
         "_hash",
         "_unknown",
         "coins",
@@ -395,6 +411,7 @@ class Sheet:
     ruins: frozenset[Cell]
     stars: frozenset[Cell]
     _cells: tuple[Terrain, ...]
+    _grid: str
     _filled: tuple[bool, ...]
     _unknown: tuple[Cell, ...]
     _hash: int
@@ -410,7 +427,7 @@ class Sheet:
         ruins: CellsArg = None,
         stars: CellsArg = None,
     ) -> None:
-        cells = _grid_arg(grid)
+        cells = _grid_arg(grid)  # a validated 121-symbol string
         side = printed_side(side).name
         ruins_set = _cells_arg(ruins)
         stars_set = _cells_arg(stars)
@@ -425,7 +442,7 @@ class Sheet:
     def _init(
         self,
         side: str,
-        cells: tuple[Terrain, ...],
+        grid: str,
         coins: int,
         spent: int,
         ruins: frozenset[Cell],
@@ -437,10 +454,14 @@ class Sheet:
         setter(self, "spent", spent)
         setter(self, "ruins", ruins)
         setter(self, "stars", stars)
-        setter(self, "_cells", cells)
-        setter(self, "_filled", tuple(t.is_filled for t in cells))
-        setter(self, "_unknown", tuple(CELLS[i] for i, t in enumerate(cells) if t is Terrain.UNKNOWN))
-        setter(self, "_hash", hash((side, cells, coins, spent, ruins, stars)))
+        # The string is the compact truth (fast to hash, compare and scan); the Terrain tuple serves
+        # sheet[r, c] and loops that want enum members.
+        setter(self, "_grid", grid)
+        setter(self, "_cells", tuple(map(_BY_SYMBOL.__getitem__, grid)))
+        setter(self, "_filled", tuple(map(_FILLED.__getitem__, grid)))
+        unknown = tuple(CELLS[i] for i, ch in enumerate(grid) if ch == "?") if "?" in grid else ()
+        setter(self, "_unknown", unknown)
+        setter(self, "_hash", hash((side, grid, coins, spent, ruins, stars)))
         setter(self, "_cache", {})
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -455,16 +476,8 @@ class Sheet:
     def blank(cls, side: str = "A") -> Sheet:
         """A fresh sheet of `side`: its printed mountains and wasteland, everything else empty."""
         printed = printed_side(side)
-        cells = tuple(
-            Terrain.MOUNTAIN
-            if cell in printed.mountains
-            else Terrain.WASTELAND
-            if cell in printed.wasteland
-            else Terrain.EMPTY
-            for cell in CELLS
-        )
         sheet = cls.__new__(cls)
-        sheet._init(printed.name, cells, 0, 0, printed.ruins, frozenset())
+        sheet._init(printed.name, _expected_printed(printed.name), 0, 0, printed.ruins, frozenset())
         return sheet
 
     @classmethod
@@ -505,17 +518,17 @@ class Sheet:
         unknown = set(fields) - set(_FIELDS)
         if unknown:
             raise TypeError(f"Sheet.replace() got unknown field(s): {', '.join(sorted(unknown))}")
-        grid = self._cells
+        grid = self._grid
         if cells:
             new = list(grid)
             for (r, c), value in cells.items():
                 if not (0 <= r < SIZE and 0 <= c < SIZE):
                     raise SheetError(f"cell {(r, c)!r} is off the 11x11 map")
                 try:
-                    new[r * SIZE + c] = _BY_SYMBOL[value]
+                    new[r * SIZE + c] = _BY_SYMBOL[value].value
                 except KeyError:
                     raise SheetError(f"unknown symbol {value!r}: expected one of {SYMBOLS}") from None
-            grid = tuple(new)
+            grid = "".join(new)
         side = fields.get("side", self.side)
         ruins: CellsArg = fields.get("ruins")
         if ruins is None and side == CUSTOM:
@@ -611,7 +624,7 @@ class Sheet:
             return NotImplemented
         return (
             self._hash == other._hash
-            and self._cells == other._cells
+            and self._grid == other._grid
             and self.side == other.side
             and self.coins == other.coins
             and self.spent == other.spent
@@ -628,12 +641,10 @@ class Sheet:
             raise IndexError(f"cell {cell!r} is off the 11x11 map")
         return self._cells[r * SIZE + c]
 
-    def __getstate__(self) -> tuple[str, tuple[Terrain, ...], int, int, frozenset[Cell], frozenset[Cell]]:
-        return (self.side, self._cells, self.coins, self.spent, self.ruins, self.stars)
+    def __getstate__(self) -> tuple[str, str, int, int, frozenset[Cell], frozenset[Cell]]:
+        return (self.side, self._grid, self.coins, self.spent, self.ruins, self.stars)
 
-    def __setstate__(
-        self, state: tuple[str, tuple[Terrain, ...], int, int, frozenset[Cell], frozenset[Cell]]
-    ) -> None:
+    def __setstate__(self, state: tuple[str, str, int, int, frozenset[Cell], frozenset[Cell]]) -> None:
         self._init(*state)
 
     # -- reading ------------------------------------------------------------------------------------
@@ -656,8 +667,13 @@ class Sheet:
     @property
     def rows(self) -> tuple[str, ...]:
         """The 11 grid lines in compact notation, row A first."""
-        joined = "".join(self._cells)
-        return tuple(joined[i : i + SIZE] for i in range(0, SIZE * SIZE, SIZE))
+        grid = self._grid
+        return tuple(grid[i : i + SIZE] for i in range(0, SIZE * SIZE, SIZE))
+
+    @property
+    def grid(self) -> str:
+        """All 121 symbols in one string, row A first (index ``r * 11 + c``)."""
+        return self._grid
 
     @property
     def unknown(self) -> tuple[Cell, ...]:
@@ -710,8 +726,8 @@ class Sheet:
         key = ("of", frozenset(terrains))
         hit = self._cache.get(key)
         if hit is None:
-            wanted = {_BY_SYMBOL[t] for t in terrains}
-            hit = frozenset(CELLS[i] for i, t in enumerate(self._cells) if t in wanted)
+            wanted = {_BY_SYMBOL[t].value for t in terrains}
+            hit = frozenset(CELLS[i] for i, ch in enumerate(self._grid) if ch in wanted)
             self._cache[key] = hit
         return hit
 
@@ -752,11 +768,11 @@ class Sheet:
                 frozenset(CELLS[i] for i in comp)
                 for comp in _components({i for i, t in enumerate(self._cells) if pred(t)})
             )
-        wanted = frozenset(_BY_SYMBOL[t] for t in which)
+        wanted = frozenset(_BY_SYMBOL[t].value for t in which)
         key = ("clusters", wanted)
         hit = self._cache.get(key)
         if hit is None:
-            comps = _components({i for i, t in enumerate(self._cells) if t in wanted})
+            comps = _components({i for i, ch in enumerate(self._grid) if ch in wanted})
             hit = tuple(frozenset(CELLS[i] for i in comp) for comp in comps)
             self._cache[key] = hit
         return hit
@@ -769,13 +785,9 @@ class Sheet:
         key = ("monster",)
         hit = self._cache.get(key)
         if hit is None:
-            cells = self._cells
+            grid = self._grid
             hit = frozenset(
-                CELLS[j]
-                for i, t in enumerate(cells)
-                if t is Terrain.MONSTER
-                for j in _NB_INDEX[i]
-                if cells[j] is Terrain.EMPTY
+                CELLS[j] for i, ch in enumerate(grid) if ch == "M" for j in _NB_INDEX[i] if grid[j] == "."
             )
             self._cache[key] = hit
         return hit
@@ -877,7 +889,7 @@ def _read(text: str) -> tuple[Sheet | None, list[Problem]]:
     ruins, stars = fields["ruins"], fields["stars"]
     before = len(problems)
     for problem in _field_problems(
-        side, tuple(cells), fields["coins"], fields["spent"], ruins, stars, "ruins" in header
+        side, "".join(cells), fields["coins"], fields["spent"], ruins, stars, "ruins" in header
     ):
         if problem.cells:
             problems.append(problem._replace(line=row_line[problem.cells[0][0]]))
@@ -889,7 +901,7 @@ def _read(text: str) -> tuple[Sheet | None, list[Problem]]:
     if side != CUSTOM:
         ruins = printed_side(side).ruins
     sheet = Sheet.__new__(Sheet)
-    sheet._init(side, tuple(cells), fields["coins"], fields["spent"], ruins, stars)
+    sheet._init(side, "".join(cells), fields["coins"], fields["spent"], ruins, stars)
     return sheet, problems
 
 
