@@ -18,6 +18,7 @@ __all__ = [
     "COLS",
     "DIAGONALS",
     "EDGE",
+    "LABELS",
     "NEIGHBOURS",
     "RC",
     "ROWS",

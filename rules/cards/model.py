@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from rules.cards._grid import RC, Grid, SheetLike, grid_of
+from rules.cards._grid import LABELS, RC, Grid, N, SheetLike, grid_of
 
 __all__ = ["CardScore", "Category", "ScoreItem", "ScoringCard"]
 
@@ -72,6 +72,22 @@ class CardScore:
     def __int__(self) -> int:
         return self.points
 
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready dict: points, choice, detail, cell labels and the per-unit items."""
+        return {
+            "points": self.points,
+            "choice": self.choice,
+            "detail": self.detail,
+            "cells": _labels(self.cells),
+            "items": [
+                {"label": it.label, "points": it.points, "cells": _labels(it.cells)} for it in self.items
+            ],
+        }
+
+
+def _labels(cells: frozenset[Cell]) -> list[str]:
+    return [LABELS[r * N + c] for r, c in sorted(cells)]
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -90,7 +106,8 @@ def item(label: str, points: int, cells: Iterable[int]) -> ScoreItem:
 Rule = Callable[[Grid], Outcome]
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+# eq=False: the 32 cards are singletons, compared and hashed by identity.
+@dataclass(frozen=True, slots=True, repr=False, eq=False)
 class ScoringCard:
     """One scoring card: its printed facts (from ``rules/data/cards.json``) and its rule.
 
@@ -122,7 +139,7 @@ class ScoringCard:
     card_no: int | None
     expansion: str
     text: str
-    rule: Rule = field(compare=False)
+    rule: Rule
 
     @property
     def name(self) -> str:

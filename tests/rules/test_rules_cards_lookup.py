@@ -173,3 +173,8 @@ def test_items_explain_the_points() -> None:
     assert [(it.label, it.points) for it in result.items] == [("cluster at A1-A6", 8)]
     assert result.detail == "1 clusters of >=6 villages x 8"
     assert int(result) == 8
+    as_json = result.to_dict()
+    assert as_json["points"] == 8 and as_json["choice"] is None
+    assert as_json["cells"] == ["A1", "A2", "A3", "A4", "A5", "A6"]
+    assert as_json["items"] == [{"label": "cluster at A1-A6", "points": 8, "cells": as_json["cells"]}]
+    assert len({CARDS["wildholds"], find_card("Bastionen in der Wildnis")}) == 1  # cards are hashable
