@@ -29,7 +29,7 @@ def _patches() -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], str]:
     return cell_patches(canonical), coin_patches(canonical), edge_strips(canonical)._asdict(), s.sheet.side
 
 
-def _median_ms(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
+def _median_ms(fn, repeat: int) -> float:
     for _ in range(5):
         fn()
     times = []

@@ -32,7 +32,7 @@ from scanner.pipeline import read_photo
 SEED0 = ds.SEED_BASE["bench"] + 50_000
 
 
-def _scores(sheet, cards) -> tuple:  # type: ignore[no-untyped-def,type-arg]
+def _scores(sheet, cards) -> tuple:
     s = score_cards(sheet, cards)
     return tuple(v.points for v in s.scores.values()), s.coins, s.monsters
 

@@ -160,6 +160,8 @@ def reference(*, adapt: bool, threshold: float | None) -> None:
         files = sorted((REFERENCE / "doodles").glob("*.png"))
         for (r, c), f in zip(free, files, strict=False):
             rgba = cv2.imread(str(f), cv2.IMREAD_UNCHANGED)
+            if rgba is None or rgba.ndim != 3 or rgba.shape[2] != 4:
+                continue
             stem = f.stem.split("_")[-1].rstrip("0123456789")
             _paste(canonical, r, c, _composite(rgba, paper_cell, scale))
             truth[(r, c)] = (DOODLE_TERRAIN[stem], f.name)
@@ -176,7 +178,7 @@ def reference(*, adapt: bool, threshold: float | None) -> None:
         _report(name, canonical, truth, models, adapt, kw)
 
 
-def _report(title: str, canonical: np.ndarray, truth: dict, models: Models, adapt: bool, kw: dict) -> None:  # type: ignore[type-arg]
+def _report(title: str, canonical: np.ndarray, truth: dict, models: Models, adapt: bool, kw: dict) -> None:
     reading = classify_sheet(cell_patches(canonical), "A", models=models, adapt=adapt, **kw)
     best = reading.probabilities.argmax(axis=-1)
     right = sum(TERRAIN_SYMBOLS[best[r, c]] == sym for (r, c), (sym, _) in truth.items())

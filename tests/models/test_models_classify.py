@@ -26,12 +26,12 @@ MODEL_DIR = default_model_dir()
 
 
 @pytest.fixture(scope="module")
-def models():  # type: ignore[no-untyped-def]
+def models():
     return load_models(MODEL_DIR)
 
 
 @pytest.fixture(scope="module")
-def rendered():  # type: ignore[no-untyped-def]
+def rendered():
     """A synthetic scan of a random game (eval drawing styles), cut with the exact grid."""
     sample = ds.render(ds.SEED_BASE["bench"] + 123_456, split="eval", tier="scan")
     canonical = ds.canonical_of(sample, None)
@@ -48,13 +48,13 @@ def _copy(tmp_path: Path) -> Path:
     return d
 
 
-def _edit_manifest(d: Path, edit) -> None:  # type: ignore[no-untyped-def]
+def _edit_manifest(d: Path, edit) -> None:
     m = json.loads((d / "manifest.json").read_text())
     edit(m)
     (d / "manifest.json").write_text(json.dumps(m))
 
 
-def test_committed_models_match_their_manifest(models) -> None:  # type: ignore[no-untyped-def]
+def test_committed_models_match_their_manifest(models) -> None:
     assert models.cell.classes == TERRAIN_CLASSES
     total = sum((MODEL_DIR / e["file"]).stat().st_size for e in models.manifest["models"].values())
     assert total <= 2 * 1024 * 1024
@@ -77,7 +77,7 @@ def test_tampered_model_file_is_refused(tmp_path: Path) -> None:
         (lambda m: m["models"].pop("edge"), "no 'edge' model"),
     ],
 )
-def test_manifest_disagreeing_with_the_graph_is_refused(tmp_path: Path, edit, message: str) -> None:  # type: ignore[no-untyped-def]
+def test_manifest_disagreeing_with_the_graph_is_refused(tmp_path: Path, edit, message: str) -> None:
     d = _copy(tmp_path)
     _edit_manifest(d, edit)
     with pytest.raises(ModelError, match=message):
@@ -89,7 +89,7 @@ def test_missing_manifest_is_a_clear_error(tmp_path: Path) -> None:
         load_models(tmp_path)
 
 
-def test_probabilities_are_distributions(models, rendered) -> None:  # type: ignore[no-untyped-def]
+def test_probabilities_are_distributions(models, rendered) -> None:
     sample, cells, coins, strips = rendered
     reading = classify_sheet(cells, sample.sheet.side, coin_patches=coins, edge_strips=strips, models=models)
     p = reading.probabilities
@@ -100,7 +100,7 @@ def test_probabilities_are_distributions(models, rendered) -> None:  # type: ign
     assert len(reading.coin_states) == 14
 
 
-def test_doubtful_cells_become_unknown_and_are_listed(models, rendered) -> None:  # type: ignore[no-untyped-def]
+def test_doubtful_cells_become_unknown_and_are_listed(models, rendered) -> None:
     sample, cells, _, _ = rendered
     side = printed_side(sample.sheet.side)
     printed = side.mountains | side.wasteland
@@ -112,7 +112,7 @@ def test_doubtful_cells_become_unknown_and_are_listed(models, rendered) -> None:
     assert "?" not in "".join(none.grid) and none.doubtful == ()
 
 
-def test_printed_cells_come_from_the_side_never_the_net(models) -> None:  # type: ignore[no-untyped-def]
+def test_printed_cells_come_from_the_side_never_the_net(models) -> None:
     rng = np.random.default_rng(0)
     noise = rng.integers(0, 256, (11, 11, 32, 32, 3), dtype=np.uint8)
     for name in ("A", "B", "C", "D"):
@@ -127,7 +127,7 @@ def test_printed_cells_come_from_the_side_never_the_net(models) -> None:  # type
                     assert reading.grid[r][c] not in "^-"
 
 
-def test_reads_a_rendered_scan(models, rendered) -> None:  # type: ignore[no-untyped-def]
+def test_reads_a_rendered_scan(models, rendered) -> None:
     sample, cells, coins, strips = rendered
     reading = classify_sheet(cells, sample.sheet.side, coin_patches=coins, edge_strips=strips, models=models)
     truth = sample.sheet.rows
