@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.cards._grid import COLS, NEIGHBOURS, Grid, N, cell_label, cluster_label
-from rules.cards.model import Outcome, Rule, ScoreItem, item
+from rules.cards.model import Outcome, Rule, ScoreItem, count, item
 
 FARM = "P"
 WATER = "W"
@@ -23,7 +23,10 @@ def canal_lake(g: Grid) -> Outcome:
     water = _touching(g, WATER, FARM)
     farm = _touching(g, FARM, WATER)
     items = tuple(item(f"{_NAME[g.cells[i]]} {cell_label(i)}", 1, (i,)) for i in sorted(water + farm))
-    return Outcome(items, f"{len(water)} water next to farm + {len(farm)} farm next to water, x 1")
+    return Outcome(
+        items,
+        f"{count(len(water), 'water space')} next to farm + {count(len(farm), 'farm space')} next to water",
+    )
 
 
 def mages_valley(g: Grid) -> Outcome:
@@ -34,7 +37,10 @@ def mages_valley(g: Grid) -> Outcome:
         item(f"{_NAME[g.cells[i]]} {cell_label(i)}", 2 if g.cells[i] == WATER else 1, (i,))
         for i in sorted(water + farm)
     )
-    return Outcome(items, f"{len(water)} water x 2 + {len(farm)} farm x 1 next to mountains")
+    return Outcome(
+        items,
+        f"{count(len(water), 'water space')} x 2 + {count(len(farm), 'farm space')} x 1 next to mountains",
+    )
 
 
 def golden_granary(g: Grid) -> Outcome:
@@ -46,7 +52,10 @@ def golden_granary(g: Grid) -> Outcome:
         item(f"{_NAME[cells[i]]} {cell_label(i)}", 1 if cells[i] == WATER else 3, (i,))
         for i in sorted(water + farm)
     )
-    return Outcome(items, f"{len(water)} water next to ruins x 1 + {len(farm)} farm on ruins x 3")
+    return Outcome(
+        items,
+        f"{count(len(water), 'water space')} next to ruins x 1 + {count(len(farm), 'farm')} on ruins x 3",
+    )
 
 
 def shoreside_expanse(g: Grid) -> Outcome:
@@ -61,7 +70,8 @@ def shoreside_expanse(g: Grid) -> Outcome:
         counts[sym] = len(good)
         items += [item(f"{_NAME[sym]} {cluster_label(cl.cells)}", 3, cl.cells) for cl in good]
     return Outcome(
-        tuple(items), f"{counts[FARM]} farm + {counts[WATER]} water clusters off the edge and apart, x 3"
+        tuple(items),
+        f"{count(counts[FARM], 'farm')} + {count(counts[WATER], 'water')} cluster(s) apart, inland x 3",
     )
 
 
@@ -73,7 +83,7 @@ def craylund(g: Grid) -> Outcome:
         water = sum(1 for n in cl.border if cells[n] == WATER)
         if water >= 3:
             items.append(item(f"farm {cluster_label(cl.cells)} ({water} water)", 7, cl.cells))
-    return Outcome(tuple(items), f"{len(items)} farm clusters next to >=3 water spaces x 7")
+    return Outcome(tuple(items), f"{count(len(items), 'farm cluster')} next to >=3 water spaces x 7")
 
 
 def ulems_wallow(g: Grid) -> Outcome:
@@ -85,7 +95,7 @@ def ulems_wallow(g: Grid) -> Outcome:
         if cells[i] == WATER and sum(1 for n in NEIGHBOURS[i] if cells[n] == FARM) >= 2
     ]
     items = tuple(item(f"water {cell_label(i)}", 4, (i,)) for i in hit)
-    return Outcome(items, f"{len(hit)} water spaces next to >=2 farms x 4")
+    return Outcome(items, f"{count(len(hit), 'water space')} next to >=2 farms x 4")
 
 
 def clawsgrave_peaks(g: Grid) -> Outcome:
@@ -96,7 +106,7 @@ def clawsgrave_peaks(g: Grid) -> Outcome:
         if any(cells[n] == FARM for n in cl.border):
             scored.update(n for n in cl.border if cells[n] == MOUNTAIN)
     items = tuple(item(f"mountain {cell_label(m)}", 5, (m,)) for m in sorted(scored))
-    return Outcome(items, f"{len(scored)} mountains linked to farm by water x 5")
+    return Outcome(items, f"{count(len(scored), 'mountain')} linked to a farm by water x 5")
 
 
 def jorekburg(g: Grid) -> Outcome:
@@ -108,7 +118,7 @@ def jorekburg(g: Grid) -> Outcome:
         water = [i for i in col if cells[i] == WATER]
         if farm and len(farm) == len(water):
             items.append(item(f"column {c + 1}", 4, farm + water))
-    return Outcome(tuple(items), f"{len(items)} columns with equal farm and water x 4")
+    return Outcome(tuple(items), f"{count(len(items), 'column')} with equal farm and water x 4")
 
 
 RULES: dict[str, Rule] = {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.cards._grid import COLS, EDGE, NEIGHBOURS, ROWS, Grid, N, cell_label, cluster_label
-from rules.cards.model import Outcome, Rule, ScoreItem, item
+from rules.cards.model import Outcome, Rule, ScoreItem, count, item
 
 FOREST = "F"
 VILLAGE = "V"
@@ -18,7 +18,7 @@ def sentinel_wood(g: Grid) -> Outcome:
     """1 per forest space on the map edge (a corner is one space, so it counts once)."""
     cells = [i for i in EDGE if g.cells[i] == FOREST]
     items = tuple(item(f"forest {cell_label(i)}", 1, (i,)) for i in cells)
-    return Outcome(items, f"{len(cells)} forest spaces on the map edge x 1")
+    return Outcome(items, f"{count(len(cells), 'forest space')} on the map edge x 1")
 
 
 def greenbough(g: Grid) -> Outcome:
@@ -34,7 +34,9 @@ def greenbough(g: Grid) -> Outcome:
         f = [i for i in col if cells[i] == FOREST]
         if f:
             items.append(item(f"column {c + 1}", 1, f))
-    return Outcome(tuple(items), f"{nrows} rows + {len(items) - nrows} columns with forest x 1")
+    return Outcome(
+        tuple(items), f"{count(nrows, 'row')} + {count(len(items) - nrows, 'column')} with forest x 1"
+    )
 
 
 def treetower(g: Grid) -> Outcome:
@@ -42,7 +44,7 @@ def treetower(g: Grid) -> Outcome:
     cells, filled = g.cells, g.filled
     hit = [i for i in range(N * N) if cells[i] == FOREST and all(filled[n] for n in NEIGHBOURS[i])]
     items = tuple(item(f"forest {cell_label(i)}", 1, (i,)) for i in hit)
-    return Outcome(items, f"{len(hit)} surrounded forest spaces x 1")
+    return Outcome(items, f"{count(len(hit), 'forest space')} surrounded by filled spaces or the edge x 1")
 
 
 def stoneside_forest(g: Grid) -> Outcome:
@@ -54,7 +56,7 @@ def stoneside_forest(g: Grid) -> Outcome:
         if len(mountains) >= 2:
             scored.update(mountains)
     items = tuple(item(f"mountain {cell_label(m)}", 3, (m,)) for m in sorted(scored))
-    return Outcome(items, f"{len(scored)} mountains linked by forest x 3")
+    return Outcome(items, f"{count(len(scored), 'mountain')} linked to another by forest x 3")
 
 
 def faunlost_thicket(g: Grid) -> Outcome:
@@ -90,7 +92,7 @@ def deepwood(g: Grid) -> Outcome:
         for cl in g.clusters_of(FOREST)
         if cl.size >= 5 and all(cells[n] != VILLAGE for n in cl.border)
     )
-    return Outcome(items, f"{len(items)} forest clusters of >=5 away from villages x 6")
+    return Outcome(items, f"{count(len(items), 'forest cluster')} of >=5 away from villages x 6")
 
 
 def heart_of_the_forest(g: Grid) -> Outcome:
@@ -98,7 +100,7 @@ def heart_of_the_forest(g: Grid) -> Outcome:
     cells = g.cells
     hit = [i for i in range(N * N) if cells[i] == FOREST and all(cells[n] == FOREST for n in NEIGHBOURS[i])]
     items = tuple(item(f"forest {cell_label(i)}", 2, (i,)) for i in hit)
-    return Outcome(items, f"{len(hit)} forest spaces surrounded by forest x 2")
+    return Outcome(items, f"{count(len(hit), 'forest space')} surrounded by forest or the edge x 2")
 
 
 def sleepy_valley(g: Grid) -> Outcome:
@@ -109,7 +111,7 @@ def sleepy_valley(g: Grid) -> Outcome:
         f = [i for i in row if cells[i] == FOREST]
         if len(f) >= 3:
             items.append(item(_row(r), 4, f))
-    return Outcome(tuple(items), f"{len(items)} rows with >=3 forest x 4")
+    return Outcome(tuple(items), f"{count(len(items), 'row')} with >=3 forest x 4")
 
 
 RULES: dict[str, Rule] = {

@@ -98,6 +98,11 @@ class Outcome:
     choice: str | None = None
 
 
+def count(n: int, noun: str) -> str:
+    """``count(1, "row") -> "1 row"``, ``count(3, "row") -> "3 rows"`` (for the one-line details)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def item(label: str, points: int, cells: Iterable[int]) -> ScoreItem:
     """A :class:`ScoreItem` from flat cell indices."""
     return ScoreItem(label, points, frozenset(map(RC.__getitem__, cells)))

@@ -14,7 +14,7 @@ from rules.cards._grid import (
     cell_label,
     cluster_label,
 )
-from rules.cards.model import Outcome, Rule, ScoreItem, item
+from rules.cards.model import Outcome, Rule, ScoreItem, count, item
 
 MOUNTAIN = "^"
 
@@ -28,7 +28,9 @@ def borderlands(g: Grid) -> Outcome:
     items = [item(_row(r), 6, ROWS[r]) for r in range(N) if g.full_rows[r]]
     nrows = len(items)
     items += [item(f"column {c + 1}", 6, COLS[c]) for c in range(N) if g.full_cols[c]]
-    return Outcome(tuple(items), f"{nrows} full rows + {len(items) - nrows} full columns x 6")
+    return Outcome(
+        tuple(items), f"{count(nrows, 'full row')} + {count(len(items) - nrows, 'full column')} x 6"
+    )
 
 
 def lost_barony(g: Grid) -> Outcome:
@@ -70,7 +72,7 @@ def broken_road(g: Grid) -> Outcome:
         for d in DIAGONALS
         if all(filled[i] for i in d)
     )
-    return Outcome(items, f"{len(items)} filled diagonals x 3")
+    return Outcome(items, f"{count(len(items), 'filled diagonal')} x 3")
 
 
 def cauldrons(g: Grid) -> Outcome:
@@ -78,7 +80,7 @@ def cauldrons(g: Grid) -> Outcome:
     cells, filled = g.cells, g.filled
     hit = [i for i in range(N * N) if cells[i] == EMPTY and all(filled[n] for n in NEIGHBOURS[i])]
     items = tuple(item(f"empty {cell_label(i)}", 1, (i,)) for i in hit)
-    return Outcome(items, f"{len(hit)} enclosed empty spaces x 1")
+    return Outcome(items, f"{count(len(hit), 'enclosed empty space')} x 1")
 
 
 def dwarvenholds(g: Grid) -> Outcome:
@@ -95,13 +97,16 @@ def dwarvenholds(g: Grid) -> Outcome:
         for c in range(N)
         if g.full_cols[c] and any(cells[i] == MOUNTAIN for i in COLS[c])
     ]
-    return Outcome(tuple(items), f"{nrows} rows + {len(items) - nrows} columns full and with a mountain x 7")
+    return Outcome(
+        tuple(items),
+        f"{count(nrows, 'row')} + {count(len(items) - nrows, 'column')} full and with a mountain x 7",
+    )
 
 
 def silos(g: Grid) -> Outcome:
     """10 per completely filled odd-numbered column (1, 3, ..., 11)."""
     items = tuple(item(f"column {c + 1}", 10, COLS[c]) for c in range(0, N, 2) if g.full_cols[c])
-    return Outcome(items, f"{len(items)} full odd-numbered columns x 10")
+    return Outcome(items, f"{count(len(items), 'full odd-numbered column')} x 10")
 
 
 def banded_hills(g: Grid) -> Outcome:
@@ -112,7 +117,7 @@ def banded_hills(g: Grid) -> Outcome:
         kinds = {cells[i] for i in row} & TERRAIN_TYPES
         if len(kinds) >= 5:
             items.append(item(f"{_row(r)} ({len(kinds)} types)", 4, [i for i in row if cells[i] in kinds]))
-    return Outcome(tuple(items), f"{len(items)} rows with >=5 terrain types x 4")
+    return Outcome(tuple(items), f"{count(len(items), 'row')} with >=5 terrain types x 4")
 
 
 def starlit_sigil(g: Grid) -> Outcome:
@@ -120,7 +125,7 @@ def starlit_sigil(g: Grid) -> Outcome:
     items = tuple(
         item(f"empty {cluster_label(cl.cells)}", 4, cl.cells) for cl in g.clusters_of(EMPTY) if cl.size == 3
     )
-    return Outcome(items, f"{len(items)} enclosed groups of exactly 3 empty spaces x 4")
+    return Outcome(items, f"{count(len(items), 'enclosed group')} of exactly 3 empty spaces x 4")
 
 
 RULES: dict[str, Rule] = {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.cards._grid import EMPTY, Cluster, Grid, N, cluster_label
-from rules.cards.model import Outcome, Rule, item
+from rules.cards.model import Outcome, Rule, count, item
 
 VILLAGE = "V"
 MOUNTAIN = "^"
@@ -25,7 +25,7 @@ def _largest(clusters: list[Cluster]) -> Cluster | None:
 def wildholds(g: Grid) -> Outcome:
     """8 per village cluster of 6 or more spaces."""
     items = tuple(item(cluster_label(cl.cells), 8, cl.cells) for cl in g.clusters_of(VILLAGE) if cl.size >= 6)
-    return Outcome(items, f"{len(items)} clusters of >=6 villages x 8")
+    return Outcome(items, f"{count(len(items), 'cluster')} of >=6 villages x 8")
 
 
 def great_city(g: Grid) -> Outcome:
@@ -50,7 +50,7 @@ def greengold_plains(g: Grid) -> Outcome:
         if len(kinds) >= 3:
             names = ", ".join(sorted(_TYPE_NAMES[k] for k in kinds))
             items.append(item(f"{cluster_label(cl.cells)} ({names})", 3, cl.cells))
-    return Outcome(tuple(items), f"{len(items)} village clusters next to >=3 terrain types x 3")
+    return Outcome(tuple(items), f"{count(len(items), 'village cluster')} next to >=3 terrain types x 3")
 
 
 def shieldgate(g: Grid) -> Outcome:
@@ -92,7 +92,7 @@ def traylo_monastery(g: Grid) -> Outcome:
         for cl in g.clusters_of(VILLAGE)
         if cl.size >= 4 and _has_line4(cl)
     )
-    return Outcome(items, f"{len(items)} village clusters with a 1x4 line x 7")
+    return Outcome(items, f"{count(len(items), 'village cluster')} with a 1x4 line x 7")
 
 
 def gnomish_colony(g: Grid) -> Outcome:
@@ -102,7 +102,7 @@ def gnomish_colony(g: Grid) -> Outcome:
         for cl in g.clusters_of(VILLAGE)
         if cl.size >= 4 and _has_square2(cl)
     )
-    return Outcome(items, f"{len(items)} village clusters with a 2x2 square x 6")
+    return Outcome(items, f"{count(len(items), 'village cluster')} with a 2x2 square x 6")
 
 
 def outer_enclave(g: Grid) -> Outcome:

@@ -171,7 +171,7 @@ def test_items_explain_the_points() -> None:
     result = find_card("wildholds").score(sheet)
     assert result.points == 8
     assert [(it.label, it.points) for it in result.items] == [("cluster at A1-A6", 8)]
-    assert result.detail == "1 clusters of >=6 villages x 8"
+    assert result.detail == "1 cluster of >=6 villages x 8"
     assert int(result) == 8
     as_json = result.to_dict()
     assert as_json["points"] == 8 and as_json["choice"] is None
