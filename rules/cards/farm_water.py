@@ -71,7 +71,7 @@ def shoreside_expanse(g: Grid) -> Outcome:
         items += [item(f"{_NAME[sym]} {cluster_label(cl.cells)}", 3, cl.cells) for cl in good]
     return Outcome(
         tuple(items),
-        f"{count(counts[FARM], 'farm')} + {count(counts[WATER], 'water')} cluster(s) apart, inland x 3",
+        f"inland clusters apart: {counts[FARM]} farm + {counts[WATER]} water, x 3",
     )
 
 
