@@ -38,7 +38,7 @@ from scanner.constants import (
 from scanner.debug import DebugSink, emit
 from scanner.failure import Failure
 from scanner.geometry import GRID_SIZE
-from scanner.orient import judge
+from scanner.orient import judge, min_channel
 from scanner.rectify import apply_h, canon_matrix, canon_size, grid_homography, rectify
 
 N = GRID_SIZE
@@ -115,7 +115,7 @@ def locate_sheet(image: np.ndarray, *, debug: DebugSink | None = None) -> Locati
     if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
         return Failure("no_sheet", f"not a colour photo of usable size: shape {image.shape}")
     small, scale = downscale(image)
-    grey = small.min(axis=2)
+    grey = min_channel(small)
     emit(debug, "locate_small", small)
     quads, touching = candidate_quads(grey, debug=debug)
     best: _Fit | None = None
@@ -207,7 +207,7 @@ def candidate_quads(
     block = max(15, (max(h, w) // 40) | 1)
     binary = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 8)
     emit(debug, "locate_binary", binary)
-    contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     min_area = MIN_CANDIDATE_AREA * h * w
     found: list[tuple[float, np.ndarray, bool]] = []
     for cnt in contours:
@@ -216,7 +216,7 @@ def candidate_quads(
         hull = cv2.convexHull(cnt)
         xs, ys = hull[:, 0, 0], hull[:, 0, 1]
         touches = bool(xs.min() <= 1 or ys.min() <= 1 or xs.max() >= w - 2 or ys.max() >= h - 2)
-        quad = _hull_to_quad(hull)
+        quad = _hull_to_quad(hull, cnt)
         if quad is None:
             if not touches:
                 continue
@@ -236,15 +236,49 @@ def candidate_quads(
     return [q for _, q, _ in found], [t for _, _, t in found]
 
 
-def _hull_to_quad(hull: np.ndarray) -> np.ndarray | None:
+def _hull_to_quad(hull: np.ndarray, contour: np.ndarray) -> np.ndarray | None:
+    # The quadrilateral behind a convex hull that may carry protrusions (the shield printed over the
+    # frame, a pencil lying across it): drop the hull vertex cutting the least area until four are
+    # left, then refit every side to the contour points lying along it, so the protrusions' corners
+    # do not tilt the sides.
     peri = cv2.arcLength(hull, True)
-    for eps in (0.01, 0.02, 0.035, 0.05):
-        approx = cv2.approxPolyDP(hull, eps * peri, True)
-        if len(approx) == 4:
-            return approx.reshape(4, 2)
-        if len(approx) < 4:
+    poly = cv2.approxPolyDP(hull, 0.004 * peri, True).reshape(-1, 2).astype(np.float64)
+    if len(poly) < 4:
+        return None
+    while len(poly) > 4:
+        prev, nxt = np.roll(poly, 1, axis=0), np.roll(poly, -1, axis=0)
+        cut = 0.5 * np.abs(np.cross(poly - prev, nxt - prev))
+        poly = np.delete(poly, int(np.argmin(cut)), axis=0)
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    tol = max(2.0, 0.006 * peri)
+    lines = []
+    for k in range(4):
+        a, b = poly[k], poly[(k + 1) % 4]
+        d = b - a
+        length = float(np.hypot(*d))
+        if length < 1e-6:
             return None
-    return None
+        u = d / length
+        rel = pts - a
+        along = rel @ u
+        dist = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+        near = pts[(dist < tol) & (along > 0.1 * length) & (along < 0.9 * length)]
+        if len(near) >= 8:
+            vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+        else:
+            lines.append((a, u))
+    quad = np.empty((4, 2))
+    for k in range(4):
+        (p, v), (q, w) = lines[k - 1], lines[k]
+        den = v[0] * w[1] - v[1] * w[0]
+        if abs(den) < 1e-6:
+            return None
+        t = ((q[0] - p[0]) * w[1] - (q[1] - p[1]) * w[0]) / den
+        quad[k] = p + t * v
+    if np.abs(quad - poly).max() > 0.1 * peri:
+        return None
+    return quad
 
 
 def order_clockwise(quad: np.ndarray) -> np.ndarray:
@@ -342,21 +376,17 @@ def _comb_fit(profile: np.ndarray) -> tuple[float, float, float] | None:
         return None
     xs = np.arange(prof.size, dtype=np.float64)
     pitches = VERIFY_PPC * np.arange(COMB_SCALE_RANGE[0], COMB_SCALE_RANGE[1], 0.01)
-    best = (-np.inf, 0.0, 0.0)
+    offsets = np.arange(0.0, prof.size - 1 - N * pitches[0], 0.5)
     teeth = np.arange(N + 1.0)
-    for p in pitches:
-        offsets = np.arange(0.0, prof.size - 1 - N * p, 0.5)
-        if offsets.size == 0:
-            continue
-        on = np.interp(offsets[:, None] + teeth[None, :] * p, xs, prof)
-        off = np.interp(offsets[:, None] + (teeth[None, :-1] + 0.5) * p, xs, prof)
-        # all 12 teeth count, so a comb shifted by a whole cell (11 teeth on lines) scores lower
-        score = (on.mean(axis=1) - off.mean(axis=1)) / spread
-        i = int(np.argmax(score))
-        if score[i] > best[0]:
-            best = (float(score[i]), float(offsets[i]), float(p))
-    score, off0, pitch = best
-    if score < COMB_MIN_SCORE:
+    base = offsets[None, :, None]
+    on = np.interp(base + teeth * pitches[:, None, None], xs, prof, right=np.nan)
+    off = np.interp(base + (teeth[:-1] + 0.5) * pitches[:, None, None], xs, prof, right=np.nan)
+    # all 12 teeth count, so a comb shifted by a whole cell (11 teeth on lines) scores lower
+    score = np.nan_to_num((on.mean(axis=2) - off.mean(axis=2)) / spread, nan=-np.inf)
+    pi, oi = np.unravel_index(int(np.argmax(score)), score.shape)
+    best = float(score[pi, oi])
+    off0, pitch = float(offsets[oi]), float(pitches[pi])
+    if best < COMB_MIN_SCORE:
         return None
     teeth_val = np.interp(off0 + teeth * pitch, xs, prof)
     mids = np.interp(off0 + (teeth[:-1] + 0.5) * pitch, xs, prof)
@@ -364,7 +394,7 @@ def _comb_fit(profile: np.ndarray) -> tuple[float, float, float] | None:
     floor = float(mids.mean())
     if int((teeth_val > floor + 0.3 * (float(np.median(teeth_val)) - floor)).sum()) < COMB_MIN_LINES:
         return None
-    return off0, pitch, score
+    return off0, pitch, best
 
 
 # --------------------------------------------------------------------------------------------------
@@ -418,22 +448,21 @@ def _measure_crossings(
         borderMode=cv2.BORDER_REPLICATE,
     )
     emit(debug, f"refine_{ppc}", warped)
-    dark = 255.0 - warped.min(axis=2).astype(np.float32)
+    dark = 255.0 - min_channel(warped).astype(np.float32)
     ridge_v, ridge_h = line_response(dark, ppc)
     off = margin * ppc
     vert = _line_polys(ridge_v, ppc, off, win)  # x of vertical line i as a polynomial of y
     horiz = _line_polys(ridge_h.T, ppc, off, win)  # y of horizontal line j as a polynomial of x
     if vert is None or horiz is None:
         return None
-    out = np.empty((N + 1, N + 1, 2))
-    for j in range(N + 1):
-        for i in range(N + 1):
-            x, y = float(i), float(j)
-            for _ in range(3):
-                x = i + float(np.polyval(vert[i], y))
-                y = j + float(np.polyval(horiz[j], x))
-            out[j, i] = (x, y)
-    return out
+    vc = np.stack([np.pad(p, (3 - len(p), 0)) for p in vert])  # (12, 3), np.polyval order
+    hc = np.stack([np.pad(p, (3 - len(p), 0)) for p in horiz])
+    jj, ii = np.meshgrid(np.arange(N + 1), np.arange(N + 1), indexing="ij")
+    x, y = ii.astype(np.float64), jj.astype(np.float64)
+    for _ in range(3):  # fixed point: x on vertical line i at height y, y on horizontal line j at x
+        x = ii + vc[ii, 0] * y * y + vc[ii, 1] * y + vc[ii, 2]
+        y = jj + hc[jj, 0] * x * x + hc[jj, 1] * x + hc[jj, 2]
+    return np.stack([x, y], axis=-1)
 
 
 def _segment_profiles(ridge: np.ndarray, ppc: int, off: float) -> np.ndarray:
@@ -532,27 +561,29 @@ def _model_poly(coef: np.ndarray, i: float) -> np.ndarray:
 def _peaks(
     seg: np.ndarray, centre: np.ndarray | float, half: float, ppc: int, off: float
 ) -> tuple[np.ndarray, np.ndarray]:
-    # Sub-pixel peak of each segment profile within +-half px of centre, in cells (NaN if none).
-    centre = np.broadcast_to(np.asarray(centre, dtype=np.float64), (seg.shape[0],))
-    pos = np.full(seg.shape[0], np.nan)
-    strength = np.zeros(seg.shape[0])
-    w = seg.shape[1]
-    for j in range(seg.shape[0]):
-        if not np.isfinite(centre[j]):
-            continue
-        a_ = int(np.floor(centre[j] - half))
-        b_ = int(np.ceil(centre[j] + half)) + 1
-        if a_ < 1 or b_ > w - 1 or b_ - a_ < 3:
-            continue
-        window = seg[j, a_:b_]
-        k = int(np.argmax(window))
-        if k == 0 or k == window.size - 1:
-            continue  # peak on the window edge: the line is elsewhere
-        y0, y1, y2 = window[k - 1], window[k], window[k + 1]
-        den = y0 - 2 * y1 + y2
-        d = 0.5 * (y0 - y2) / den if den < 0 else 0.0
-        pos[j] = (a_ + k + d - off) / ppc
-        strength[j] = y1 - float(np.median(window))
+    # Sub-pixel peak of each segment profile within +-half px of centre, in cells (NaN if none),
+    # and its height above the window's median.
+    rows = seg.shape[0]
+    centre = np.broadcast_to(np.asarray(centre, dtype=np.float64), (rows,))
+    pos = np.full(rows, np.nan)
+    strength = np.zeros(rows)
+    length = int(np.ceil(2 * half)) + 2
+    start = np.floor(np.nan_to_num(centre, nan=-1e9) - half).astype(np.int64)
+    ok = np.isfinite(centre) & (start >= 1) & (start + length <= seg.shape[1] - 1)
+    if not ok.any():
+        return pos, strength
+    r = np.nonzero(ok)[0]
+    idx = start[r, None] + np.arange(length)[None, :]
+    win = seg[r[:, None], idx]
+    k = np.argmax(win, axis=1)
+    inner = (k > 0) & (k < length - 1)  # a peak on the window edge means the line is elsewhere
+    r, k, win, st = r[inner], k[inner], win[inner], start[r[inner]]
+    n = np.arange(r.size)
+    y0, y1, y2 = win[n, k - 1], win[n, k], win[n, k + 1]
+    den = y0 - 2 * y1 + y2
+    d = np.where(den < 0, 0.5 * (y0 - y2) / np.where(den < 0, den, -1.0), 0.0)
+    pos[r] = (st + k + d - off) / ppc
+    strength[r] = y1 - np.median(win, axis=1)
     return pos, strength
 
 
@@ -580,12 +611,12 @@ def _finish(
         return Failure("cut_off", "the sheet's frame runs past the photo's edge; include the whole sheet")
     photo_corners = crossings[[0, 0, N, N], [0, N, N, 0]]
     native = float(np.clip(pitch, 8, 48))
-    grey = rectify(image, photo_corners, ppc=native, margin=0.0, crossings=crossings).min(axis=2)
+    grey = min_channel(rectify(image, photo_corners, ppc=native, margin=0.0))
     sharp = sharpness(grey)
     emit(debug, "locate_grid", grey)
     if sharp < BLUR_MIN_SHARPNESS:
         return Failure("too_blurred", f"the photo is too blurred to read (sharpness {sharp:.3f}); hold still")
-    canon = rectify(image, photo_corners, ppc=ORIENT_PPC, margin=CANON_MARGIN, crossings=crossings)
+    canon = rectify(image, photo_corners, ppc=ORIENT_PPC, margin=CANON_MARGIN)
     emit(debug, "locate_canonical", canon)
     verdict = judge(canon)
     if isinstance(verdict, Failure):

@@ -22,7 +22,10 @@ SIDES = ("A", "B", "C", "D")
 
 _CELL_Z_CLIP = (-3.0, 8.0)  # one odd cell (a glare spot, a thick drawing) must not decide a side
 _SPREAD_FLOOR = 0.02  # ink-fraction spread floor: a blank grid has none, and z must not explode
-_DARK = 0.62  # a pixel is "ink" below this fraction of the paper level (printed dark fills, lines)
+_DARK = 0.5  # "dark in every channel": strongest channel below half the paper's (mountain squares)
+_STROKE = 0.75  # a grey stroke: strongest channel below 3/4 of the paper's ...
+_STROKE_SAT = 0.3  # ... and saturation below this (black print, not coloured pencil)
+_WASTE_WEIGHT = 0.5  # the rift is a weaker cue than the mountains: pencil graphite is grey too
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,61 +51,60 @@ class Orientation:
     scores: np.ndarray
 
 
+Cells = tuple[tuple[int, int], ...]
+
+
 @cache
-def side_cells(side: str) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
-    """Printed mountain and wasteland cells of a side, as sorted (row, col) tuples."""
-    try:
-        from rules.sides import printed_side
-    except ImportError:  # until rules.sides lands: the same facts, kept here briefly
-        return _FALLBACK[side]
+def side_cells(side: str) -> tuple[Cells, Cells, Cells]:
+    """Printed mountain, wasteland and ruins cells of a side, as sorted (row, col) tuples."""
+    from rules.sides import printed_side
+
     ps = printed_side(side)
-    return tuple(sorted(ps.mountains)), tuple(sorted(ps.wasteland))
+    return tuple(sorted(ps.mountains)), tuple(sorted(ps.wasteland)), tuple(sorted(ps.ruins))
 
 
-_FALLBACK = {
-    "A": (((1, 3), (2, 8), (5, 5), (8, 2), (9, 7)), ()),
-    "B": (
-        ((1, 8), (2, 3), (7, 5), (8, 9), (9, 2)),
-        ((3, 5), (4, 4), (4, 5), (5, 4), (5, 5), (5, 6), (6, 5)),
-    ),
-    "C": (((1, 1), (3, 8), (5, 3), (8, 9), (9, 5)), ()),
-    "D": (
-        ((1, 9), (3, 3), (5, 6), (8, 2), (8, 9)),
-        ((1, 1), (2, 1), (5, 9), (5, 10), (6, 9), (9, 0), (9, 1)),
-    ),
-}
+def min_channel(image: np.ndarray) -> np.ndarray:
+    """Per-pixel minimum over the colour channels (a grey image is returned as it is).
 
-
-def ink_image(canonical: np.ndarray) -> np.ndarray:
-    """Darkness in [0, 1] relative to the paper, from the minimum colour channel.
-
-    The minimum channel makes orange and yellow print as dark as grey print of equal strength.
+    Orange and yellow print is as dark here as grey print of equal strength.
     """
-    grey = canonical.min(axis=2) if canonical.ndim == 3 else canonical
-    grey = grey.astype(np.float32)
-    paper = max(float(np.percentile(grey, 90)), 1.0)
-    return np.clip(1.0 - grey / paper, 0.0, 1.0)
+    if image.ndim == 2:
+        return image
+    b, g, r = cv2.split(image)
+    return cv2.min(cv2.min(b, g), r)
 
 
 def cell_features(
     canonical: np.ndarray, *, ppc: float = ORIENT_PPC, margin: float = CANON_MARGIN
 ) -> np.ndarray:
-    """Per-cell ink measures of a canonical image.
+    """Per-cell measures of printed landmarks on a canonical image.
 
     Returns
     -------
-    (2, 11, 11) float array
-        ``[0]`` the fraction of ink pixels (dark print: mountains, icons), ``[1]`` the mean darkness
-        (light fills: the wasteland rift), both over the cell interior inset by 1/5 cell.
+    (3, 11, 11) float array
+        ``[0]`` the fraction of pixels dark in every channel (the printed mountains' dark squares;
+        coloured pencil fills stay bright in their strongest channel), ``[1]`` the mean grey
+        darkness, darkness times unsaturation (the wasteland rift; coloured fills are saturated),
+        ``[2]`` the fraction of grey stroke pixels (the printer-friendly sheet's outlined mountain
+        and ruins icons; coloured pencil is saturated).  All over the cell interior inset by 1/5 cell.
     """
-    ink = ink_image(canonical)
-    o = round(margin * ppc)
-    n = GRID_SIZE
-    p = round(ppc)
-    grid = ink[o : o + n * p, o : o + n * p].reshape(n, p, n, p).transpose(0, 2, 1, 3)
+    img = canonical.astype(np.float32)
+    if img.ndim == 2:
+        img = img[:, :, None]
+    value = img.max(axis=2)
+    low = img.min(axis=2)
+    paper = max(float(np.percentile(value, 90)), 1.0)
+    dark_all = (value < _DARK * paper).astype(np.float32)
+    unsat = low / np.maximum(value, 1.0)
+    grey_dark = np.clip(1.0 - value / paper, 0.0, 1.0) * unsat
+    strokes = ((value < _STROKE * paper) & (unsat > 1.0 - _STROKE_SAT)).astype(np.float32)
+    o, p, n = round(margin * ppc), round(ppc), GRID_SIZE
     inset = max(1, p // 5)
-    inner = grid[:, :, inset : p - inset, inset : p - inset]
-    return np.stack([(inner > 1.0 - _DARK).mean(axis=(2, 3)), inner.mean(axis=(2, 3))])
+    out = []
+    for plane in (dark_all, grey_dark, strokes):
+        cells = plane[o : o + n * p, o : o + n * p].reshape(n, p, n, p).transpose(0, 2, 1, 3)
+        out.append(cells[:, :, inset : p - inset, inset : p - inset].mean(axis=(2, 3)))
+    return np.stack(out)
 
 
 def coin_track_score(
@@ -138,23 +140,30 @@ def coin_track_score(
 
 
 def side_scores(features: np.ndarray) -> np.ndarray:
-    """Mountain / wasteland evidence for each side, given cell features of an upright grid.
+    """Printed-landmark evidence for each side, given cell features of an upright grid.
+
+    The colour sheets show their mountains as dark squares (feature 0), the printer-friendly sheet
+    as outlined icons like its ruins (feature 2); the better of the two explanations counts, plus
+    the wasteland rift (feature 1) for sides that print one.
 
     Returns
     -------
     (4,) float array
-        Mean robust z-score of the side's printed cells against all other cells.
+        Mean robust z-scores of the side's printed cells against all other cells.
     """
     out = np.zeros(len(SIDES))
-    frac, mean = features
+    dark, grey, strokes = features
     for s, side in enumerate(SIDES):
-        mountains, waste = side_cells(side)
+        mountains, waste, ruins = side_cells(side)
         printed = np.zeros((GRID_SIZE, GRID_SIZE), bool)
-        for rc in (*mountains, *waste):
+        for rc in (*mountains, *waste, *ruins):
             printed[rc] = True
-        z_m = _robust_z(frac, printed, mountains)
-        z_w = _robust_z(mean, printed, waste) if waste else np.zeros(0)
-        out[s] = float(np.concatenate([z_m, z_w]).mean())
+        colour = float(_robust_z(dark, printed, mountains).mean())
+        icons = float(_robust_z(strokes, printed, (*mountains, *ruins)).mean())
+        score = max(colour, icons)
+        if waste:
+            score += _WASTE_WEIGHT * float(_robust_z(grey, printed, waste).mean())
+        out[s] = score
     return out
 
 

@@ -96,19 +96,27 @@ def rectify(
 def _crossing_maps(
     h: np.ndarray, crossings: np.ndarray, ppc: float, margin: float, size: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    # Photo position = homography + a residual interpolated bilinearly between crossings; outside the
-    # grid the residual of the nearest edge is carried on (the frame and coin track bend with it).
+    # Photo position = exact homography + a residual interpolated bilinearly between crossings;
+    # outside the grid the residual of the nearest edge is carried on (frame and coin track bend with
+    # it).  The smooth residual is computed on a coarse lattice placed where cv2.resize puts its
+    # samples, so enlarging it is exact bilinear interpolation.
     n = GRID_SIZE
     nodes = np.stack(np.meshgrid(np.arange(n + 1.0), np.arange(n + 1.0), indexing="xy"), axis=-1)
     resid = crossings - apply_h(h, nodes)  # (12, 12, 2) indexed [y, x]
-    coords = (np.arange(size) + 0.0) / ppc - margin  # cell coordinate of each canonical pixel column/row
-    cl = np.clip(coords, 0.0, float(n))
+    count = max(2, size // _MAP_STEP)
+    lattice = (np.arange(count) + 0.5) * size / count - 0.5
+    cl = np.clip(lattice / ppc - margin, 0.0, float(n))
     i0 = np.minimum(np.floor(cl).astype(int), n - 1)
     t = cl - i0
-    # separable bilinear: first along x for every node row, then along y
-    rx = resid[:, i0, :] * (1 - t)[None, :, None] + resid[:, i0 + 1, :] * t[None, :, None]  # (12, S, 2)
-    rxy = rx[i0, :, :] * (1 - t)[:, None, None] + rx[i0 + 1, :, :] * t[:, None, None]  # (S, S, 2)
-    gx, gy = np.meshgrid(coords, coords, indexing="xy")
-    base = apply_h(h, np.stack([gx, gy], axis=-1))
-    full = base + rxy
-    return full[..., 0].astype(np.float32), full[..., 1].astype(np.float32)
+    rx = resid[:, i0, :] * (1 - t)[None, :, None] + resid[:, i0 + 1, :] * t[None, :, None]
+    rxy = rx[i0, :, :] * (1 - t)[:, None, None] + rx[i0 + 1, :, :] * t[:, None, None]
+    dense = cv2.resize(rxy.astype(np.float32), (size, size), interpolation=cv2.INTER_LINEAR)
+    m = h @ np.linalg.inv(canon_matrix(ppc, margin))
+    u = np.arange(size, dtype=np.float64)
+    den = m[2, 0] * u[None, :] + (m[2, 1] * u + m[2, 2])[:, None]
+    map_x = (m[0, 0] * u[None, :] + (m[0, 1] * u + m[0, 2])[:, None]) / den + dense[..., 0]
+    map_y = (m[1, 0] * u[None, :] + (m[1, 1] * u + m[1, 2])[:, None]) / den + dense[..., 1]
+    return map_x.astype(np.float32), map_y.astype(np.float32)
+
+
+_MAP_STEP = 6  # px of canonical image per lattice step of the residual map
