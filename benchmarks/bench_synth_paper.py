@@ -33,7 +33,9 @@ def main() -> None:
         render_page(g.sheet, rng, ppc=args.ppc, theme=args.theme, pieces=g.pieces)
     dt = time.perf_counter() - t0
     print(f"cold pass: {args.pages / warm:.1f} pages/s ({warm / args.pages * 1000:.0f} ms/page)")
-    print(f"warm pass: {args.pages / dt:.1f} pages/s ({dt / args.pages * 1000:.0f} ms/page) at ppc {args.ppc}")
+    print(
+        f"warm pass: {args.pages / dt:.1f} pages/s ({dt / args.pages * 1000:.0f} ms/page) at ppc {args.ppc}"
+    )
 
 
 if __name__ == "__main__":

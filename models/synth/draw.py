@@ -297,9 +297,16 @@ def _strokes(
     width: float = 1.0,
 ) -> None:
     wpx = max(1.0, hand.width * width * lay.ppc)
-    for path in paths:
-        px = jitter_path(_to_px(lay, r, c, path), rng, hand.jitter * lay.ppc, max(2.0, lay.ppc * 0.06))
-        layer.stroke(px, wpx, hand.pressure * pressure, rng, lift=0.2 if hand.medium == "pencil" else 0.05)
+    px = [_to_px(lay, r, c, p) for p in paths]
+    layer.strokes(
+        px,
+        wpx,
+        hand.pressure * pressure,
+        rng,
+        jitter=hand.jitter * lay.ppc,
+        step=max(2.0, lay.ppc * 0.06),
+        lift=0.2 if hand.medium == "pencil" else 0.05,
+    )
 
 
 def _alpha(hand: Hand) -> float:
@@ -316,6 +323,67 @@ def _cell_box(lay: Layout, r: int, c: int, pad: float) -> tuple[float, float, fl
     return x0, y0, x1, y1
 
 
+def _cells_box(lay: Layout, cells: Sequence[Cell], pad: float) -> tuple[float, float, float, float]:
+    rs = [r for r, _ in cells]
+    cs = [c for _, c in cells]
+    x0, y0 = lay.px((min(cs) - pad, min(rs) - pad))
+    x1, y1 = lay.px((max(cs) + 1 + pad, max(rs) + 1 + pad))
+    return x0, y0, x1, y1
+
+
+def draw_cells(
+    canvas: Canvas,
+    lay: Layout,
+    cells: Sequence[Cell],
+    terrain: str,
+    look: TerrainLook,
+    hand: Hand,
+    rng: np.random.Generator,
+) -> None:
+    """Draw terrain cells (usually one piece) in one go: fills first, then icons.
+
+    A player colours a whole piece with one pencil, so the cells share a drawing layer.
+    """
+    if not cells:
+        return
+    box = _cells_box(lay, cells, 0.35)
+    if look.fill is not None:
+        with canvas.layer(box, look.color, _alpha(hand), grain=_grain(hand)) as lyr:
+            # colouring in is pressed harder than sketching: lift light hands towards full pressure
+            boost = (0.5 + 0.5 * hand.pressure) / max(hand.pressure, 1e-3)
+            for r, c in cells:
+                paths, solid = fill_paths(look.fill, hand, look, rng)
+                if solid:
+                    ring = _to_px(lay, r, c, np.vstack([paths[0], paths[0][:1]]))
+                    lyr.fill(
+                        jitter_path(ring, rng, hand.jitter * lay.ppc, lay.ppc * 0.1),
+                        (0.5 + 0.5 * hand.pressure) * solid,
+                    )
+                    paths = paths[1:]
+                _strokes(
+                    lyr,
+                    lay,
+                    r,
+                    c,
+                    paths,
+                    hand,
+                    rng,
+                    pressure=(0.6 + 0.4 * look.density) * boost,
+                    width=1.6 if hand.medium == "pencil" else 1.0,
+                )
+    if look.icon is not None:
+        color = look.color if look.icon_colored or look.fill is None else hand.graphite
+        with canvas.layer(box, color, _alpha(hand), grain=_grain(hand)) as lyr:
+            for r, c in cells:
+                paths = icon_paths(terrain, look.icon, rng)
+                s = rng.uniform(0.8, 1.05)
+                ang = np.deg2rad(rng.normal(0, 6))
+                rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
+                off = rng.normal(0, 0.04, 2)
+                paths = [((p - 0.5) @ rot.T) * s + 0.5 + off for p in paths]
+                _strokes(lyr, lay, r, c, paths, hand, rng, pressure=1.0, width=1.0)
+
+
 def draw_cell(
     canvas: Canvas,
     lay: Layout,
@@ -326,48 +394,8 @@ def draw_cell(
     hand: Hand,
     rng: np.random.Generator,
 ) -> None:
-    """Draw one terrain cell: fill (coloured) then icon, as this hand and look say."""
-    box = _cell_box(lay, r, c, 0.35)
-    if look.fill is not None:
-        paths, solid = fill_paths(look.fill, hand, look, rng)
-        with canvas.layer(box, look.color, _alpha(hand), grain=_grain(hand)) as lyr:
-            if solid:
-                poly = jitter_path(
-                    _to_px(lay, r, c, np.vstack([paths[0], paths[0][:1]])),
-                    rng,
-                    hand.jitter * lay.ppc,
-                    lay.ppc * 0.1,
-                )
-                lyr.fill(poly, (0.5 + 0.5 * hand.pressure) * solid)
-                paths = paths[1:]
-            # colouring in is pressed harder than sketching: lift light hands towards full pressure
-            boost = (0.5 + 0.5 * hand.pressure) / max(hand.pressure, 1e-3)
-            _strokes(
-                lyr,
-                lay,
-                r,
-                c,
-                paths,
-                hand,
-                rng,
-                pressure=(0.6 + 0.4 * look.density) * boost,
-                width=1.6 if hand.medium == "pencil" else 1.0,
-            )
-    if look.icon is not None:
-        paths = icon_paths(terrain, look.icon, rng)
-        s = rng.uniform(0.8, 1.05)
-        ang = np.deg2rad(rng.normal(0, 6))
-        rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
-        off = rng.normal(0, 0.04, 2)
-        paths = [((p - 0.5) @ rot.T) * s + 0.5 + off for p in paths]
-        if look.icon_colored:
-            color = look.color
-        elif look.fill is not None:
-            color = hand.graphite
-        else:
-            color = look.color
-        with canvas.layer(box, color, _alpha(hand), grain=_grain(hand)) as lyr:
-            _strokes(lyr, lay, r, c, paths, hand, rng, pressure=1.0, width=1.0)
+    """Draw one terrain cell (see :func:`draw_cells`)."""
+    draw_cells(canvas, lay, [(r, c)], terrain, look, hand, rng)
 
 
 def draw_destroyed(canvas: Canvas, lay: Layout, r: int, c: int, hand: Hand, rng: np.random.Generator) -> None:
@@ -452,91 +480,131 @@ def draw_outlines(
     n = GRID_SIZE
     box = (*lay.px((-0.3, -0.3)), *lay.px((n + 0.3, n + 0.3)))
     width = max(1.5, hand.width * lay.ppc * (1.3 if hand.medium == "pencil" else 0.8))
+    paths = []
+    for (x0, y0), (x1, y1) in runs:
+        a = np.array([x0, y0], float)
+        b = np.array([x1, y1], float)
+        d = (b - a) / max(np.hypot(*(b - a)), 1e-9)
+        nrm = np.array([-d[1], d[0]])
+        a = a - d * rng.uniform(-0.03, 0.08) + nrm * rng.normal(0, 0.015)
+        b = b + d * rng.uniform(-0.03, 0.08) + nrm * rng.normal(0, 0.015)
+        paths.append(lay.px(np.array([a, b])))
     with canvas.layer(box, hand.graphite, 0.95, grain=_grain(hand) * 0.7) as lyr:
-        for (x0, y0), (x1, y1) in runs:
-            a = np.array([x0, y0], float)
-            b = np.array([x1, y1], float)
-            d = (b - a) / max(np.hypot(*(b - a)), 1e-9)
-            nrm = np.array([-d[1], d[0]])
-            a = a - d * rng.uniform(-0.03, 0.08) + nrm * rng.normal(0, 0.015)
-            b = b + d * rng.uniform(-0.03, 0.08) + nrm * rng.normal(0, 0.015)
-            px = jitter_path(
-                lay.px(np.array([a, b])), rng, hand.jitter * lay.ppc * 0.6, max(3.0, lay.ppc * 0.15)
-            )
-            lyr.stroke(px, width, min(1.0, hand.pressure * 1.3), rng, lift=0.08)
+        lyr.strokes(
+            paths,
+            width,
+            min(1.0, hand.pressure * 1.3),
+            rng,
+            jitter=hand.jitter * lay.ppc * 0.6,
+            step=max(3.0, lay.ppc * 0.15),
+            lift=0.08,
+        )
 
 
-def draw_coin(
-    canvas: Canvas, lay: Layout, index: int, state: int, style: DrawStyle, rng: np.random.Generator
-) -> None:
-    """Mark coin circle `index`: 1 = gained (filled), 2 = spent (crossed out)."""
+def coin_marks(
+    index: int, state: int, style: DrawStyle, rng: np.random.Generator
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Strokes and filled polygons (cell units) marking coin `index`: 1 gained, 2 spent."""
     geo = geometry()
     cx, cy = geo.coin_centers()[index]
-    rad = geo.coin_radius
+    rad = geo.coin_radius * rng.uniform(0.9, 1.1)
+    cx += rng.normal(0, 0.02)
+    cy += rng.normal(0, 0.02)
     hand = style.hand
-    box = (*lay.px((cx - 0.4, cy - 0.4)), *lay.px((cx + 0.4, cy + 0.4)))
     c0 = np.array([cx, cy])
     paths: list[np.ndarray] = []
-    solid_poly = None
+    polys: list[np.ndarray] = []
     if state == 1 or style.coin_cross_fill:
         mark = style.coin_mark
         if mark == "scribble":
-            t = np.linspace(0, 1, 9)
+            k = int(rng.integers(7, 12))
+            t = np.linspace(0, 1, k)
             xs = cx - rad * 0.8 + 1.6 * rad * t
-            ys = cy + np.where(np.arange(9) % 2 == 0, -1, 1) * rad * 0.75 * np.sqrt(
-                1 - (2 * t - 1) ** 2 * 0.6
-            )
+            ys = cy + np.where(np.arange(k) % 2 == 0, -1, 1) * rad * 0.8 * np.sqrt(1 - (2 * t - 1) ** 2 * 0.6)
             paths.append(np.stack([xs, ys], 1))
         elif mark == "solid":
-            solid_poly = _circle_path(cx, cy, rad * 0.9, 16)
+            polys.append(_circle_path(cx, cy, rad * 0.9, 16) + rng.normal(0, 0.01, (17, 2)))
             paths.append(_circle_path(cx, cy, rad * 0.95, 16, 0.0, rng.uniform(0, 6)))
         elif mark == "hatch":
             for ln in _hatch((cx - rad, cy - rad, cx + rad, cy + rad), hand.slant, rad * 0.3, rng):
                 mid = ln.mean(0)
-                paths.append(
-                    c0 + (ln - c0) * 0.85 if np.hypot(*(mid - c0)) < rad * 0.8 else (ln - mid) * 0.4 + mid
-                )
+                near = np.hypot(*(mid - c0)) < rad * 0.8
+                paths.append(c0 + (ln - c0) * 0.85 if near else (ln - mid) * 0.4 + mid)
         else:  # ring_dot
             paths.append(_circle_path(cx, cy, rad * 1.15, 16, 0.0, rng.uniform(0, 6)))
-            paths.append(_circle_path(cx, cy, rad * 0.3, 8))
+            polys.append(_circle_path(cx, cy, rad * 0.3, 8))
     if state == 2:
-        e = rad * 1.1
+        e = rad * rng.uniform(0.95, 1.25)
         paths.append(np.array([(cx - e, cy - e), (cx + e, cy + e)]))
         paths.append(np.array([(cx + e, cy - e), (cx - e, cy + e)]))
+    return paths, polys
+
+
+def draw_coins(
+    canvas: Canvas, lay: Layout, states: Sequence[int], style: DrawStyle, rng: np.random.Generator
+) -> None:
+    """Mark the coin track: state 1 = gained (filled), 2 = spent (crossed out)."""
+    if not any(states):
+        return
+    geo = geometry()
+    x0, y0, x1, y1 = geo.coin_band
+    hand = style.hand
+    paths: list[np.ndarray] = []
+    polys: list[np.ndarray] = []
+    for i, st in enumerate(states):
+        if st:
+            pa, po = coin_marks(i, st, style, rng)
+            paths += pa
+            polys += po
+    box = (*lay.px((x0 - 0.3, y0 - 0.3)), *lay.px((x1 + 0.3, y1 + 0.3)))
     with canvas.layer(box, hand.graphite, 0.95, grain=_grain(hand)) as lyr:
-        if solid_poly is not None:
-            lyr.fill(lay.px(solid_poly + rng.normal(0, 0.01, solid_poly.shape)), hand.pressure * 0.9)
-        wpx = max(1.0, hand.width * lay.ppc * 1.2)
-        for p in paths:
-            px = jitter_path(lay.px(p), rng, hand.jitter * lay.ppc, max(2.0, lay.ppc * 0.05))
-            lyr.stroke(px, wpx, min(1.0, hand.pressure * 1.2), rng, lift=0.1)
+        for poly in polys:
+            lyr.fill(lay.px(poly), hand.pressure * 0.9)
+        lyr.strokes(
+            [lay.px(p) for p in paths],
+            max(1.0, hand.width * lay.ppc * 1.2),
+            min(1.0, hand.pressure * 1.2),
+            rng,
+            jitter=hand.jitter * lay.ppc,
+            step=max(2.0, lay.ppc * 0.05),
+            lift=0.1,
+        )
 
 
 def draw_season_scores(canvas: Canvas, lay: Layout, style: DrawStyle, rng: np.random.Generator) -> None:
     """Handwritten numbers in the first `style.seasons_written` season boxes."""
+    if not style.seasons_written:
+        return
     geo = geometry()
     hand = style.hand
-    for i in range(style.seasons_written):
-        x0, y0, x1, y1 = geo.season_boxes[i]
-        w, h = x1 - x0, y1 - y0
-        a, b = int(rng.integers(0, 25)), int(rng.integers(0, 25))
-        coins, mon = int(rng.integers(0, 15)), int(rng.integers(0, 9))
-        entries = [
-            ((0.18, 0.25), str(a)),
-            ((0.535, 0.25), str(b)),
-            ((0.18, 0.75), str(coins)),
-            ((0.535, 0.75), f"-{mon}" if rng.random() < 0.6 else str(mon)),
-            ((0.855, 0.5), str(a + b + coins - mon)),
-        ]
-        for (fx, fy), txt in entries:
-            if rng.random() < 0.08:
-                continue
-            center = (x0 + w * fx + rng.normal(0, 0.05), y0 + h * fy + rng.normal(0, 0.04))
-            _handwrite(canvas, lay, txt, center, 0.3 * rng.uniform(0.8, 1.2), style.digit_font, hand, rng)
+    bx0 = min(b[0] for b in geo.season_boxes) - 0.3
+    by0 = min(b[1] for b in geo.season_boxes) - 0.3
+    bx1 = max(b[2] for b in geo.season_boxes) + 0.3
+    by1 = max(b[3] for b in geo.season_boxes) + 0.3
+    with canvas.layer(
+        (*lay.px((bx0, by0)), *lay.px((bx1, by1))), hand.graphite, 0.95, grain=_grain(hand)
+    ) as lyr:
+        for i in range(style.seasons_written):
+            x0, y0, x1, y1 = geo.season_boxes[i]
+            w, h = x1 - x0, y1 - y0
+            a, b = int(rng.integers(0, 25)), int(rng.integers(0, 25))
+            coins, mon = int(rng.integers(0, 15)), int(rng.integers(0, 9))
+            entries = [
+                ((0.18, 0.25), str(a)),
+                ((0.535, 0.25), str(b)),
+                ((0.18, 0.75), str(coins)),
+                ((0.535, 0.75), f"-{mon}" if rng.random() < 0.6 else str(mon)),
+                ((0.855, 0.5), str(a + b + coins - mon)),
+            ]
+            for (fx, fy), txt in entries:
+                if rng.random() < 0.08:
+                    continue
+                center = (x0 + w * fx + rng.normal(0, 0.05), y0 + h * fy + rng.normal(0, 0.04))
+                _handwrite(lyr, lay, txt, center, 0.26 * rng.uniform(0.8, 1.2), style.digit_font, hand, rng)
 
 
 def _handwrite(
-    canvas: Canvas,
+    lyr: Layer,
     lay: Layout,
     txt: str,
     center: tuple[float, float],
@@ -545,6 +613,7 @@ def _handwrite(
     hand: Hand,
     rng: np.random.Generator,
 ) -> None:
+    """Hershey text, sheared and tilted like handwriting, max-composited into the layer."""
     hpx = height * lay.ppc
     thick = max(1, round(hand.width * lay.ppc * 0.8))
     (tw, th), base = cv2.getTextSize(txt, font, 1.0, thick)
@@ -559,11 +628,17 @@ def _handwrite(
     aff = np.array([[np.cos(ang), -np.sin(ang) - shear, 0], [np.sin(ang), np.cos(ang), 0]], np.float32)
     aff[:, 2] = np.array([ww / 2, hh / 2]) - aff[:, :2] @ np.array([ww / 2, hh / 2])
     m = np.asarray(cv2.warpAffine(m, aff, (ww, hh)), np.uint8)
+    m = (m.astype(np.float32) * min(1.0, hand.pressure * 1.2)).astype(np.uint8)
     cx, cy = lay.px(center)
-    x0, y0 = round(cx - ww / 2), round(cy - hh / 2)
-    with canvas.layer((x0, y0, x0 + ww - 1, y0 + hh - 1), hand.graphite, 0.95, grain=_grain(hand)) as lyr:
-        sub = m[lyr.y0 - y0 : lyr.y0 - y0 + lyr.mask.shape[0], lyr.x0 - x0 : lyr.x0 - x0 + lyr.mask.shape[1]]
-        lyr.mask[: sub.shape[0], : sub.shape[1]] = (sub.astype(np.float32) * hand.pressure).astype(np.uint8)
+    x0, y0 = round(cx - ww / 2) - lyr.x0, round(cy - hh / 2) - lyr.y0
+    H, W = lyr.mask.shape
+    sx0, sy0 = max(0, -x0), max(0, -y0)
+    dx0, dy0 = max(0, x0), max(0, y0)
+    dx1, dy1 = min(W, x0 + ww), min(H, y0 + hh)
+    if dx1 <= dx0 or dy1 <= dy0:
+        return
+    dst = lyr.mask[dy0:dy1, dx0:dx1]
+    np.maximum(dst, m[sy0 : sy0 + dy1 - dy0, sx0 : sx0 + dx1 - dx0], out=dst)
 
 
 def draw_smudge(

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from models.synth import draw
-from models.synth.printed import THEMES, Layout, printed_blank
+from models.synth.printed import PAPER_VARIANTS, THEMES, Layout, printed_blank
 from models.synth.strokes import Canvas, grain_texture
 from models.synth.style import DrawStyle
 from scanner.geometry import COIN_COUNT, GRID_SIZE, geometry
@@ -189,7 +189,7 @@ def render_page(
     mountains = frozenset((r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if grid[r][c] == "^")
     wasteland = frozenset((r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if grid[r][c] == "-")
     side = str(sheet.side)
-    variant = int(rng.integers(0, 12))
+    variant = int(rng.integers(0, 4 * PAPER_VARIANTS))
     blank = printed_blank(side, theme, float(ppc), variant, mountains, wasteland, frozenset(sheet.ruins))
     lay: Layout = blank.layout
     gh, gw = blank.image.shape[:2]
@@ -203,26 +203,32 @@ def render_page(
             piece_of[cell] = i
     monster_hand = style.ambush_hand if style.ambush_by_neighbour else style.hand
 
-    # terrain cells
+    # terrain cells, drawn piece by piece (one pencil per piece), then the loose ones
+    groups: dict[tuple[int, str], list[Cell]] = {}
     for r in range(GRID_SIZE):
         for c in range(GRID_SIZE):
             t = grid[r][c]
             if t in DRAWN:
-                if t == "M" and style.ambush_by_neighbour and style.ambush_look is not None:
-                    look, hand = style.ambush_look, style.ambush_hand
-                else:
-                    look, hand = style.looks[t], style.hand
-                draw.draw_cell(canvas, lay, r, c, t, look, hand, rng)
-            elif t == "X":
-                under = rng.random()
-                if under < 0.35:  # a hero destroyed a monster: the X goes over the drawn monster
-                    draw.draw_cell(
-                        canvas, lay, r, c, "M", style.ambush_look or style.looks["M"], monster_hand, rng
-                    )
-                elif under < 0.45:
-                    u = str(rng.choice(("F", "V", "P", "W")))
-                    draw.draw_cell(canvas, lay, r, c, u, style.looks[u], style.hand, rng)
-                draw.draw_destroyed(canvas, lay, r, c, style.hand, rng)
+                groups.setdefault((piece_of.get((r, c), -1 - r * GRID_SIZE - c), t), []).append((r, c))
+    for (_, t), cells in groups.items():
+        if t == "M" and style.ambush_by_neighbour and style.ambush_look is not None:
+            look, hand = style.ambush_look, style.ambush_hand
+        else:
+            look, hand = style.looks[t], style.hand
+        draw.draw_cells(canvas, lay, cells, t, look, hand, rng)
+    for r in range(GRID_SIZE):
+        for c in range(GRID_SIZE):
+            if grid[r][c] != "X":
+                continue
+            under = rng.random()
+            if under < 0.35:  # a hero destroyed a monster: the X goes over the drawn monster
+                draw.draw_cell(
+                    canvas, lay, r, c, "M", style.ambush_look or style.looks["M"], monster_hand, rng
+                )
+            elif under < 0.45:
+                u = str(rng.choice(("F", "V", "P", "W")))
+                draw.draw_cell(canvas, lay, r, c, u, style.looks[u], style.hand, rng)
+            draw.draw_destroyed(canvas, lay, r, c, style.hand, rng)
 
     # piece outlines; truth records exactly the internal edges that got a line
     edges_h = np.zeros((GRID_SIZE - 1, GRID_SIZE), bool)
@@ -251,16 +257,14 @@ def render_page(
         if grid[r][c] not in ("^", "-"):
             draw.draw_smudge(canvas, lay, r, c, style, rng)
 
-    if blank.protect.any():
-        canvas.protect(blank.protect)
+    if blank.protect_box[2] > blank.protect_box[0]:
+        canvas.protect(blank.protect, blank.protect_box)
 
     for r, c in sorted(sheet.stars):
         draw.draw_star(canvas, lay, r, c, style.hand, rng)
 
     states = coin_states_for(sheet, rng)
-    for i, s in enumerate(states):
-        if s:
-            draw.draw_coin(canvas, lay, i, s, style, rng)
+    draw.draw_coins(canvas, lay, states, style, rng)
     draw.draw_season_scores(canvas, lay, style, rng)
 
     return Page(

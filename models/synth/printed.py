@@ -38,7 +38,7 @@ FRAME_INK = (28, 40, 52)
 PAPER = (184, 199, 214)
 MOUNTAIN_BROWN = (25, 32, 78)
 GOLD = (40, 185, 235)
-PAPER_VARIANTS = 12  # cached parchment textures per side and theme
+PAPER_VARIANTS = 8  # cached parchment textures per side and theme
 
 
 @dataclass(frozen=True)
@@ -306,9 +306,12 @@ def _coin(img: np.ndarray, lay: Layout, center: tuple[float, float], r: float) -
     _circle(img, lay, center, r * 0.6, (30, 150, 210), max(0.01, r * 0.08))
 
 
-def _mountain_color(img: np.ndarray, lay: Layout, rng: np.random.Generator, r: int, c: int) -> None:
+def _mountain_color(
+    img: np.ndarray, cover: np.ndarray, lay: Layout, rng: np.random.Generator, r: int, c: int
+) -> None:
     sq = _ragged_square(rng, r, c, 0.0, 0.06)
     _fill(img, lay, sq, MOUNTAIN_BROWN)
+    _fill(cover, lay, sq, (1,))
     # lighter scribble streaks, printed hatching of the brown square
     for _ in range(16):
         x = c + rng.uniform(-0.2, 1.0)
@@ -387,53 +390,59 @@ def _rift_mask(lay: Layout, rng: np.random.Generator, cells: frozenset[Cell], sh
 
 
 def _rift_color(
-    img: np.ndarray, lay: Layout, rng: np.random.Generator, cells: frozenset[Cell], tone: tuple[int, int, int]
+    paint: np.ndarray,
+    ink: np.ndarray,
+    lay: Layout,
+    rng: np.random.Generator,
+    hole: np.ndarray,
+    tone: tuple[int, int, int],
 ) -> None:
-    hole = _rift_mask(lay, rng, cells, 0.04)
+    """Torn hole: peach rim into `ink` (multiplied), grey-brown floor and dark torn edge into `paint`."""
     if not hole.any():
         return
     u8 = (hole * 255).astype(np.uint8)
-    # torn paper rim: a pale peach halo just outside the hole
-    rim = (
-        cv2.GaussianBlur(
-            cv2.dilate(u8, np.ones((3, 3), np.uint8), iterations=max(1, round(lay.ppc * 0.08))),
-            (0, 0),
-            lay.ppc * 0.03,
-        ).astype(np.float32)
-        / 255
+    h, w = hole.shape
+    grow = max(1, round(lay.ppc * 0.08))
+    rim = cv2.GaussianBlur(cv2.dilate(u8, np.ones((3, 3), np.uint8), iterations=grow), (0, 0), lay.ppc * 0.03)
+    rim_f = (rim.astype(np.float32) / 255 - hole).clip(0, 1)
+    ink[:] = (
+        ink.astype(np.float32) * (1 - rim_f[..., None] * np.array([0.16, 0.1, 0.03], np.float32))
+    ).astype(np.uint8)
+    # brown streaks hang down from the upper edges: vertical structure, strongest near the top
+    streak = cv2.resize(rng.standard_normal((1, max(2, w // 4))).astype(np.float32), (w, h))
+    depth = np.zeros((h, w), np.float32)
+    run = np.zeros(w, np.float32)
+    for y in range(h):
+        run = np.where(hole[y] > 0, run + 1, 0)
+        depth[y] = run
+    depth /= lay.ppc
+    brown = (np.exp(-depth / 0.35) * (0.45 + 0.55 * np.abs(streak)))[..., None] * np.array(
+        [70, 50, 15], np.float32
     )
-    img += (rim - hole)[..., None].clip(0, 1) * np.array([8, 18, 30], np.float32)
-    # grey floor with brown vertical streaks falling from the upper edges
-    h = img.shape[0]
-    streak = _smooth_noise(rng, (h, img.shape[1]), 90)
-    streak = cv2.resize(streak[::8], (img.shape[1], h), interpolation=cv2.INTER_LINEAR)
-    top = cv2.distanceTransform(u8, cv2.DIST_L2, 3) / lay.ppc
-    brown = (
-        np.exp(-top / 0.25)[..., None]
-        * (0.5 + 0.5 * np.abs(streak)[..., None])
-        * np.array([60, 40, 10], np.float32)
-    )
-    floor = np.asarray(tone, np.float32) + _smooth_noise(rng, (h, img.shape[1]), 20)[..., None] * 6 - brown
-    img[:] = img * (1 - hole[..., None]) + floor * hole[..., None]
+    mottle = _smooth_noise(rng, (h, w), 20)[..., None] * 6
+    floor = np.asarray(tone, np.float32) + mottle - brown
+    paint[:] = np.where(hole[..., None] > 0, floor, paint)
     edge = cv2.morphologyEx(u8, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
-    img[edge > 0] = img[edge > 0] * 0.35 + np.array([40, 40, 45], np.float32) * 0.65
+    edge = cv2.dilate(edge, np.ones((2, 2), np.uint8)) if lay.ppc > 40 else edge
+    paint[edge > 0] = (40, 40, 48)
+    hole[edge > 0] = 1.0
 
 
-def _rift_bw(img: np.ndarray, lay: Layout, rng: np.random.Generator, cells: frozenset[Cell]) -> None:
-    hole = _rift_mask(lay, rng, cells, 0.04)
+def _rift_bw(paint: np.ndarray, lay: Layout, rng: np.random.Generator, hole: np.ndarray) -> None:
     u8 = (hole * 255).astype(np.uint8)
-    img[hole > 0] = 215
+    paint[hole > 0] = 215
     contours, _ = cv2.findContours(u8, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    cv2.drawContours(img, contours, -1, (30, 30, 30), max(1, round(lay.ppc * 0.025)), cv2.LINE_AA)
+    cv2.drawContours(paint, contours, -1, (30, 30, 30), max(1, round(lay.ppc * 0.025)), cv2.LINE_AA)
     # cliff strokes hanging from the top edges
     _, xs = np.nonzero(hole)
-    for _ in range(len(cells) * 3):
-        i = int(rng.integers(0, len(xs)))
-        x = int(xs[i])
+    for _ in range(max(1, len(xs) // int(lay.ppc * lay.ppc / 3))):
+        x = int(xs[int(rng.integers(0, len(xs)))])
         col = np.nonzero(hole[:, x])[0]
         y0 = int(col.min())
         ln = int(lay.ppc * rng.uniform(0.2, 0.5))
-        cv2.line(img, (x, y0), (x, min(y0 + ln, int(col.max()))), (120, 120, 120), 1, cv2.LINE_AA)
+        cv2.line(paint, (x, y0), (x, min(y0 + ln, int(col.max()))), (120, 120, 120), 1, cv2.LINE_AA)
+    edge = cv2.morphologyEx(u8, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    hole[edge > 0] = 1.0
 
 
 # ----------------------------------------------------------------------------------- below the grid
@@ -718,9 +727,123 @@ class Blank:
     image: np.ndarray  # (H, W, 3) uint8
     protect: np.ndarray  # (H, W) float32: 1 inside printed mountain / wasteland cells
     layout: Layout
+    protect_box: tuple[int, int, int, int]  # pixel box (x0, y0, x1, y1) holding the protected cells
 
 
-@lru_cache(maxsize=48)
+# Blanks are drawn once at a master scale and resampled to the requested one: 64 px per cell for
+# photo-sized pages, 24 for the thumbnails tests use (shrinking thin lines 3x would wash them out).
+MASTER_PPCS = (24.0, 64.0)
+
+
+def master_ppc(ppc: float) -> float:
+    """The master scale a page at `ppc` is resampled from."""
+    return MASTER_PPCS[0] if ppc <= 32 else MASTER_PPCS[1]
+
+
+@lru_cache(maxsize=2 * PAPER_VARIANTS + 4)
+def _paper_master(theme: str, variant: int, mppc: float) -> np.ndarray:
+    """Parchment (or white) paper at a master scale, uint8 BGR, cached per theme and variant."""
+    lay = Layout.make(mppc)
+    rng = np.random.default_rng([variant, THEMES.index(theme), 7])
+    out = np.clip(_paper(lay, theme, rng) + 0.5, 0, 255).astype(np.uint8)
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=12)
+def _print_master(
+    side: str,
+    theme: str,
+    mountains: frozenset[Cell],
+    wasteland: frozenset[Cell],
+    ruins: frozenset[Cell],
+    mppc: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The printing of one side at the master scale, independent of the paper.
+
+    Returns ``(ink, paint, alpha)``: `ink` (uint8 BGR) multiplies into the paper like translucent
+    printing ink; `paint` (uint8 BGR) with coverage `alpha` (uint8) lies on top, opaque (the brown
+    mountains, the floor of the rift).
+    """
+    geo = geometry()
+    lay = Layout.make(mppc, geo)
+    rng = np.random.default_rng([ord(side[0]), THEMES.index(theme), len(mountains), len(wasteland)])
+    tint = SIDE_TINT.get(side, SIDE_TINT["custom"])
+    ink = np.full((lay.height, lay.width, 3), 255, np.uint8)
+    if theme == "printfriendly":
+        _solid_grid(ink, lay)
+        x0, y0, x1, y1 = geo.page
+        m = 0.35
+        corners = [(x0 + m, y0 + m), (x1 - m, y0 + m), (x1 - m, y1 - m), (x0 + m, y1 - m)]
+        _poly(ink, lay, corners, (30, 30, 30), 0.02, closed=True)
+    else:
+        _dashed_grid(ink, lay, tint)
+        _frame(ink, lay, geo)
+        _labels(ink, lay, geo, tint)
+    _coin_track(ink, lay, geo, side, theme)
+    _season_boxes(ink, lay, geo, side, theme)
+    _header(ink, lay, geo, side, theme, rng)
+    ruin_tint = (50, 50, 50) if theme == "printfriendly" else tint
+    for r, c in sorted(ruins):
+        _ruins(ink, lay, r, c, ruin_tint, theme == "printfriendly")
+    # opaque layer: drawn on mid-grey "paper", with its own coverage mask
+    paint = np.full((lay.height, lay.width, 3), 255.0, np.float32)
+    cover = np.zeros((lay.height, lay.width), np.float32)
+    if wasteland:
+        hole = _rift_mask(lay, rng, wasteland, 0.04)
+        if theme == "printfriendly":
+            _rift_bw(paint, lay, rng, hole)
+        else:
+            floor = (150, 152, 160) if side != "D" else (110, 130, 150)
+            _rift_color(paint, ink, lay, rng, hole, floor)
+        cover = np.maximum(cover, hole)
+    for r, c in sorted(mountains):
+        if theme == "printfriendly":
+            _mountain_bw(ink, lay, r, c)
+        else:
+            m_cover = np.zeros_like(cover)
+            _mountain_color(paint, m_cover, lay, rng, r, c)
+            cover = np.maximum(cover, m_cover)
+    out = (
+        ink,
+        np.clip(paint + 0.5, 0, 255).astype(np.uint8),
+        np.clip(cover * 255 + 0.5, 0, 255).astype(np.uint8),
+    )
+    for a in out:
+        a.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=12)
+def _cover_box(
+    side: str,
+    theme: str,
+    mountains: frozenset[Cell],
+    wasteland: frozenset[Cell],
+    ruins: frozenset[Cell],
+    mppc: float,
+) -> tuple[int, int, int, int] | None:
+    """Pixel box (x0, y0, x1, y1) of the opaque paint of a master print, None without any."""
+    cover = _print_master(side, theme, mountains, wasteland, ruins, mppc)[2]
+    ys, xs = np.nonzero(cover)
+    if not len(xs):
+        return None
+    return int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max())
+
+
+def _resample(
+    img: np.ndarray, scale: float, size: tuple[int, int], flags: int = cv2.INTER_LINEAR
+) -> np.ndarray:
+    """Scale about the origin exactly (pixel centres map as x' = scale * x), anti-aliased when shrinking."""
+    if abs(scale - 1.0) < 1e-9 and (img.shape[1], img.shape[0]) == size:
+        return img
+    if scale < 0.7:
+        img = cv2.GaussianBlur(img, (0, 0), 0.42 / scale)
+    m = np.array([[scale, 0, 0], [0, scale, 0]], np.float64)
+    return cv2.warpAffine(img, m, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
+
+
+@lru_cache(maxsize=16)
 def printed_blank(
     side: str,
     theme: str,
@@ -730,7 +853,7 @@ def printed_blank(
     wasteland: frozenset[Cell],
     ruins: frozenset[Cell],
 ) -> Blank:
-    """Render (and cache) the printed, undrawn sheet.
+    """The printed, undrawn sheet at `ppc` (cached; parts are cached at a master scale).
 
     Parameters
     ----------
@@ -739,67 +862,68 @@ def printed_blank(
     ppc : float
         Pixels per cell.
     variant : int
-        Paper texture and print-wobble seed (a small number, so renders can share cached blanks).
+        Paper texture seed, ``0 <= variant < 4 * PAPER_VARIANTS`` (the paper is also mirrored, so
+        four variants share one cached texture).
     mountains, wasteland, ruins : frozenset of (row, col)
     """
     if theme not in THEMES:
         raise ValueError(f"unknown theme {theme!r}: expected one of {', '.join(THEMES)}")
-    geo = geometry()
-    lay = Layout.make(ppc, geo)
-    rng = np.random.default_rng([variant, ord(side[0]), THEMES.index(theme), round(ppc * 16)])
-    img = _paper(lay, theme, rng)
-    tint = SIDE_TINT.get(side, SIDE_TINT["custom"])
-    ink_layer = np.full((lay.height, lay.width, 3), 255, np.uint8)
-    if theme == "printfriendly":
-        _solid_grid(ink_layer, lay)
-        x0, y0, x1, y1 = geo.page
-        m = 0.35
-        _poly(
-            ink_layer,
-            lay,
-            [(x0 + m, y0 + m), (x1 - m, y0 + m), (x1 - m, y1 - m), (x0 + m, y1 - m)],
-            (30, 30, 30),
-            0.02,
-            closed=True,
-        )
-    else:
-        _dashed_grid(ink_layer, lay, tint)
-        _frame(ink_layer, lay, geo)
-        _labels(ink_layer, lay, geo, tint)
-    _coin_track(ink_layer, lay, geo, side, theme)
-    _season_boxes(ink_layer, lay, geo, side, theme)
-    _header(ink_layer, lay, geo, side, theme, rng)
-    ruin_tint = (50, 50, 50) if theme == "printfriendly" else tint
-    for r, c in sorted(ruins):
-        _ruins(ink_layer, lay, r, c, ruin_tint, theme == "printfriendly")
-    # printed ink multiplies into the paper (a printing press lays down translucent ink too)
-    img *= ink_layer.astype(np.float32) / 255.0
-    if wasteland:
-        if theme == "printfriendly":
-            _rift_bw(img, lay, rng, wasteland)
-        else:
-            _rift_color(img, lay, rng, wasteland, (150, 152, 160) if side != "D" else (110, 130, 150))
-    for r, c in sorted(mountains):
-        if theme == "printfriendly":
-            _mountain_bw(img, lay, r, c)
-        else:
-            _mountain_color(img, lay, rng, r, c)
-    protect: np.ndarray = np.zeros((lay.height, lay.width), np.float32)
+    lay = Layout.make(ppc)
+    size = (lay.width, lay.height)
+    mppc = master_ppc(ppc)
+    scale = ppc / mppc
+    paper = _paper_master(theme, variant % PAPER_VARIANTS, mppc)
+    flip = (variant // PAPER_VARIANTS) % 4
+    if flip:
+        paper = cv2.flip(paper, {1: 0, 2: 1, 3: -1}[flip])
+    ink, paint, cover = _print_master(side, theme, mountains, wasteland, ruins, mppc)
+    cover_box = _cover_box(side, theme, mountains, wasteland, ruins, mppc)
+    # printing ink multiplies into the paper
+    img = cv2.multiply(_resample(paper, scale, size), _resample(ink, scale, size), scale=1.0 / 255.0)
+    if cover_box is not None:
+        x0 = max(0, int(cover_box[0] * scale) - 2)
+        y0 = max(0, int(cover_box[1] * scale) - 2)
+        x1 = min(size[0], int(cover_box[2] * scale) + 3)
+        y1 = min(size[1], int(cover_box[3] * scale) + 3)
+        m = np.array([[scale, 0, -x0], [0, scale, -y0]], np.float64)
+        sub = (x1 - x0, y1 - y0)
+        src_c, src_p = cover, paint
+        if scale < 0.7:
+            src_c = cv2.GaussianBlur(cover, (0, 0), 0.42 / scale)
+            src_p = cv2.GaussianBlur(paint, (0, 0), 0.42 / scale)
+        a = cv2.warpAffine(src_c, m, sub, flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255.0
+        top = cv2.warpAffine(src_p, m, sub, flags=cv2.INTER_LINEAR).astype(np.float32)
+        roi = img[y0:y1, x0:x1].astype(np.float32)
+        # opaque paint keeps a little of the paper's mottling, as printed ink on parchment does
+        shade = np.clip(roi.mean(axis=2, keepdims=True) / np.float32(np.mean(PAPER)), 0.85, 1.1)
+        img[y0:y1, x0:x1] = np.clip(roi + a * (top * shade - roi) + 0.5, 0, 255).astype(np.uint8)
+    protect = np.zeros((lay.height, lay.width), np.float32)
     inset = 0.14
-    for r, c in mountains | wasteland:
-        _fill(
-            protect,
-            lay,
+    cells = mountains | wasteland
+    for r, c in cells:
+        sq = [
+            (c + inset, r + inset),
+            (c + 1 - inset, r + inset),
+            (c + 1 - inset, r + 1 - inset),
+            (c + inset, r + 1 - inset),
+        ]
+        _fill(protect, lay, sq, (1,))
+    box = (0, 0, 0, 0)
+    if cells:
+        protect = cv2.GaussianBlur(protect, (0, 0), max(0.5, 0.02 * ppc))
+        (bx0, by0), (bx1, by1) = lay.px(
             [
-                (c + inset, r + inset),
-                (c + 1 - inset, r + inset),
-                (c + 1 - inset, r + 1 - inset),
-                (c + inset, r + 1 - inset),
-            ],
-            (1,),
+                (min(c for _, c in cells), min(r for r, _ in cells)),
+                (max(c for _, c in cells) + 1, max(r for r, _ in cells) + 1),
+            ]
         )
-    protect = cv2.GaussianBlur(protect, (0, 0), max(0.5, 0.02 * ppc)) if protect.any() else protect
-    image = np.clip(img + 0.5, 0, 255).astype(np.uint8)
+        box = (
+            max(0, int(bx0) - 2),
+            max(0, int(by0) - 2),
+            min(lay.width, int(bx1) + 3),
+            min(lay.height, int(by1) + 3),
+        )
+    image = img
     image.setflags(write=False)
     protect.setflags(write=False)
-    return Blank(image, protect, lay)
+    return Blank(image, protect, lay, box)

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 _SHIFT = 4  # sub-pixel bits for cv2 drawing
+_LEVELS = (0.78, 1.0, 1.18)  # per-stroke pressure variation
 _ONE = 1 << _SHIFT
 
 
@@ -90,6 +91,55 @@ class Layer:
             thick = max(1, round(width * (0.6 + 0.4 * ramp) * wobble[i]))
             cv2.polylines(self.mask, [_fixed(p[a : b + 1])], False, int(255 * pr), thick, cv2.LINE_AA, _SHIFT)
 
+    def strokes(
+        self,
+        paths: list[np.ndarray],
+        width: float,
+        pressure: float,
+        rng: np.random.Generator,
+        *,
+        jitter: float = 0.0,
+        step: float = 3.0,
+        lift: float = 0.2,
+    ) -> None:
+        """Draw many strokes (page points, each (N, 2)) in a few batched OpenCV calls.
+
+        Each stroke gets one of three pressure levels and light, thinner ends over the first and
+        last `lift` of its length (pencil put down and lifted in motion); a darker mark wins where
+        strokes cross, as graphite does.  `jitter` is hand tremor in px, `step` the resampling pitch.
+        """
+        off = np.array([self.x0, self.y0], np.float64)
+        levels = rng.integers(0, len(_LEVELS), len(paths))
+        bodies: list[list[np.ndarray]] = [[] for _ in _LEVELS]
+        ends: list[list[np.ndarray]] = [[] for _ in _LEVELS]
+        for path, k in zip(paths, levels, strict=True):
+            q = jitter_path(np.asarray(path, np.float64) - off, rng, jitter, step)
+            n = len(q)
+            if n < 2:
+                continue
+            e = int(n * lift) if lift > 0 else 0
+            if e >= 1 and n - 2 * e >= 2:
+                ends[k].append(q[: e + 1])
+                ends[k].append(q[n - 1 - e :])
+                bodies[k].append(q[e : n - e])
+            else:
+                bodies[k].append(q)
+        for group, light in ((ends, 0.55), (bodies, 1.0)):
+            for k, f in enumerate(_LEVELS):
+                if not group[k]:
+                    continue
+                pr = float(np.clip(pressure * f * light, 0.04, 1.0))
+                thick = max(1, round(width * f * (0.75 if light < 1 else 1.0)))
+                cv2.polylines(
+                    self.mask,
+                    [_fixed(g) for g in group[k]],
+                    False,
+                    round(255 * pr),
+                    thick,
+                    cv2.LINE_AA,
+                    _SHIFT,
+                )
+
     def fill(self, polygon: np.ndarray, pressure: float) -> None:
         """Fill a page-coordinate polygon at a flat pressure."""
         cv2.fillPoly(
@@ -150,18 +200,25 @@ class Canvas:
         yield lay
         if x1 <= x0 or y1 <= y0:
             return
-        m: np.ndarray = lay.mask.astype(np.float32) * (alpha / 255.0)
+        mask = lay.mask
         if blur > 0:
-            m = cv2.GaussianBlur(m, (0, 0), blur)
+            mask = cv2.GaussianBlur(mask, (0, 0), blur)
+        m: np.ndarray = mask.astype(np.float32) * np.float32(alpha / 255.0)
         if grain > 0:
             g = self.grain[y0:y1, x0:x1]
-            m *= (1.0 - grain) + grain * g
+            m *= (1.0 - grain) + grain * g if grain < 1 else g
         tint = 1.0 - np.asarray(color, np.float32) / 255.0
-        self.ink[y0:y1, x0:x1] *= 1.0 - m[..., None] * tint
+        roi = self.ink[y0:y1, x0:x1]
+        roi *= 1.0 - m[..., None] * tint
 
-    def protect(self, weight: np.ndarray) -> None:
-        """Undo ink where `weight` (H, W float32 in [0, 1]) is 1: printed cells nobody draws on."""
-        self.ink += (1.0 - self.ink) * weight[..., None]
+    def protect(self, weight: np.ndarray, box: tuple[int, int, int, int]) -> None:
+        """Undo ink where `weight` (H, W float32 in [0, 1]) is 1: printed cells nobody draws on.
+
+        Only the pixel box (x0, y0, x1, y1) holding the non-zero weights is touched.
+        """
+        x0, y0, x1, y1 = box
+        roi = self.ink[y0:y1, x0:x1]
+        roi += (1.0 - roi) * weight[y0:y1, x0:x1, None]
 
     def render(self) -> np.ndarray:
         """The finished page, BGR uint8."""
@@ -172,20 +229,26 @@ class Canvas:
 def jitter_path(pts: np.ndarray, rng: np.random.Generator, amount: float, step: float) -> np.ndarray:
     """Resample a polyline every `step` px and add smooth hand tremor of about `amount` px."""
     pts = np.asarray(pts, dtype=np.float64)
-    seg = np.diff(pts, axis=0)
-    lens = np.hypot(seg[:, 0], seg[:, 1])
-    total = float(lens.sum())
-    if total <= 0:
-        return pts
-    n = max(2, int(total / max(step, 0.5)) + 1)
-    cum = np.concatenate([[0.0], np.cumsum(lens)])
-    t = np.linspace(0, total, n)
-    out = np.stack([np.interp(t, cum, pts[:, 0]), np.interp(t, cum, pts[:, 1])], axis=1)
+    if len(pts) == 2:
+        d = pts[1] - pts[0]
+        n = max(2, int(np.hypot(d[0], d[1]) / max(step, 0.5)) + 1)
+        out = pts[0] + np.linspace(0.0, 1.0, n)[:, None] * d
+    else:
+        seg = np.diff(pts, axis=0)
+        cum = np.concatenate([[0.0], np.cumsum(np.hypot(seg[:, 0], seg[:, 1]))])
+        total = float(cum[-1])
+        if total <= 0:
+            return pts
+        n = max(2, int(total / max(step, 0.5)) + 1)
+        t = np.linspace(0, total, n)
+        out = np.empty((n, 2))
+        out[:, 0] = np.interp(t, cum, pts[:, 0])
+        out[:, 1] = np.interp(t, cum, pts[:, 1])
     if amount > 0:
         noise = rng.standard_normal((n, 2))
-        # a short running mean makes tremor smooth instead of spiky
         if n >= 3:
-            noise[1:-1] = (noise[:-2] + noise[1:-1] + noise[2:]) / 3
+            # a short running mean makes tremor smooth instead of spiky
+            noise[1:-1] = (noise[:-2] + noise[1:-1] + noise[2:]) * (1 / 3)
         out += noise * amount
     return out
 
