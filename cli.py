@@ -7,7 +7,9 @@ from typing import Annotated, Any
 
 import typer
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="Score photos of Cartographers map sheets.")
+app = typer.Typer(
+    no_args_is_help=True, add_completion=False, help="Score photos of Cartographers map sheets."
+)
 
 
 # --- scan (photo -> sheet reading) ------------------------------------------------------------------
@@ -108,18 +110,15 @@ def _read_sheet(source: str, allow_doubtful: bool) -> Any:
             return Sheet.parse(text)
         except SheetError as exc:
             raise _fail(f"{source}: {exc}", 2) from None
-    try:
-        from scanner.pipeline import PhotoError, sheet_from_photo
-    except ImportError:
-        raise _fail("photo scanning is not available yet", 3) from None
+    from scanner.classify import ModelError
+    from scanner.pipeline import PhotoError, sheet_from_photo
+
     try:
         return sheet_from_photo(source, allow_doubtful=allow_doubtful)
     except PhotoError as exc:
         raise _fail(str(exc), 3) from None
-    except Exception as exc:  # the model files (scanner.classify.ModelError) are checked on load
-        if exc.__class__.__name__ == "ModelError":
-            raise _fail(str(exc), 1) from None
-        raise
+    except ModelError as exc:  # the model files are checked against their manifest on load
+        raise _fail(str(exc), 1) from None
 
 
 @app.command()
@@ -286,7 +285,24 @@ def synth(
 
 
 def main() -> None:
-    app()
+    """Run the command; usage errors (typer's own, too) are one red line and exit status 2."""
+    import sys
+
+    from typer.exceptions import TyperException
+
+    try:
+        code = app(standalone_mode=False)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        sys.exit(130)
+    except TyperException as exc:  # typer's vendored click: UsageError and friends (exit_code 2)
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        status = getattr(exc, "exit_code", 2)
+        if message:  # empty for a bare `cartoscan`, which has already printed the help
+            _fail(f"{message} (see 'cartoscan --help')", status)
+        sys.exit(status)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -196,11 +196,12 @@ class SeasonScore:
 
     def to_json(self) -> dict[str, Any]:
         """The CONTRACT shape: ``{"name", "edicts", "coins", "monsters", "total"}``; ``edicts`` maps
-        each scored edict letter to its points, and ``edict_cards`` says which card each letter is."""
+        each scored card id to its points (ids, like the top-level ``cards``), and ``edict_letters``
+        says which edict letter each card stood under."""
         return {
             "name": self.season.value,
-            "edicts": {letter: score.points for letter, (_, score) in self.edicts.items()},
-            "edict_cards": {letter: card.id for letter, (card, _) in self.edicts.items()},
+            "edicts": {card.id: score.points for card, score in self.edicts.values()},
+            "edict_letters": {letter: card.id for letter, (card, _) in self.edicts.items()},
             "coins": self.coins,
             "monsters": self.monsters,
             "total": self.total,

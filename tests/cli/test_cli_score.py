@@ -53,9 +53,10 @@ def test_season_json_shape(sheet_file: Path, sheet: Sheet) -> None:
     assert set(season) >= {"name", "edicts", "coins", "monsters", "total"}
     assert season["name"] == "summer"
     assert season["edicts"] == {
-        "B": find_card("canal_lake").score(sheet).points,
-        "C": find_card("great_city").score(sheet).points,
+        "canal_lake": find_card("canal_lake").score(sheet).points,
+        "great_city": find_card("great_city").score(sheet).points,
     }
+    assert season["edict_letters"] == {"B": "canal_lake", "C": "great_city"}
     assert season["total"] == score_season(sheet, _cards(), "summer").total == out["total"]
     assert len(out["cards"]) == 4
 

@@ -91,7 +91,9 @@ def test_season_scores_its_two_edicts(season: str, letters: tuple[str, str], edi
     js = result.to_json()
     assert set(js) >= {"name", "edicts", "coins", "monsters", "total"}
     assert js["name"] == season and js["coins"] == 4 and js["monsters"] == 0
-    assert list(js["edicts"]) == list(letters) and sum(js["edicts"].values()) == edict_points
+    assert list(js["edict_letters"]) == list(letters)
+    assert list(js["edicts"]) == [js["edict_letters"][x] for x in letters]
+    assert sum(js["edicts"].values()) == edict_points
 
 
 def test_season_thresholds() -> None:
