@@ -89,16 +89,17 @@ def _wood(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
 def _cloth(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
     w, h = size
     hue = rng.uniform(0, 180)
-    base = np.array(_hsv_color(hue, rng.uniform(40, 200), rng.uniform(50, 200)), np.float32)
+    # Muted colours: table cloths and desk mats, not poster paint.
+    base = np.array(_hsv_color(hue, rng.uniform(15, 110), rng.uniform(40, 170)), np.float32)
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     pitch = rng.uniform(1.2, 3.0)
     weave = np.sin(xs * np.pi / pitch) * np.sin(ys * np.pi / pitch) * rng.uniform(4, 12)
     folds = smooth_noise(rng, size, rng.uniform(3, 8)) * rng.uniform(0.05, 0.2)
     img = base[None, None, :] * (1.0 + folds[..., None]) + weave[..., None]
-    if rng.random() < 0.3:  # checked table cloth
-        check = max(w, h) / rng.uniform(8, 20)
+    if rng.random() < 0.12:  # checked table cloth
+        check = max(w, h) / rng.uniform(20, 50)
         mask = ((xs // check + ys // check) % 2).astype(np.float32)
-        img *= (1.0 - 0.35 * mask)[..., None]
+        img *= (1.0 - 0.2 * mask)[..., None]
     return np.asarray(img, dtype=np.float32)
 
 
