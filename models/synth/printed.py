@@ -21,8 +21,8 @@ THEMES = ("color", "printfriendly")
 
 # Printed ink tints (BGR), sampled by eye and pipette from the reference sheets.
 SIDE_TINT: dict[str, tuple[int, int, int]] = {
-    "A": (45, 150, 212),  # orange
-    "B": (112, 126, 140),  # grey-green
+    "A": (49, 151, 210),  # orange
+    "B": (106, 121, 146),  # grey-green
     "C": (70, 120, 60),  # plausible: green
     "D": (150, 100, 70),  # plausible: slate blue
     "custom": (90, 110, 140),
@@ -35,6 +35,7 @@ BAND_TINT: dict[str, tuple[int, int, int]] = {
     "custom": (120, 150, 170),
 }
 FRAME_INK = (28, 40, 52)
+
 PAPER = (184, 199, 214)
 MOUNTAIN_BROWN = (25, 32, 78)
 GOLD = (40, 185, 235)
@@ -151,34 +152,56 @@ def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cells: int) 
 # --------------------------------------------------------------------------------------------- paper
 
 
+def _creases(img: np.ndarray, rng: np.random.Generator, count: int) -> None:
+    """Fold and crumple lines: a thin light ridge with a soft shadow along one side."""
+    h, w = img.shape[:2]
+    for _ in range(count):
+        m = np.zeros((h, w), np.float32)
+        if rng.random() < 0.5:
+            p0 = (int(rng.integers(0, w)), 0)
+            p1 = (int(p0[0] + rng.normal(0, w * 0.15)), h)
+        else:
+            p0 = (0, int(rng.integers(0, h)))
+            p1 = (w, int(p0[1] + rng.normal(0, h * 0.1)))
+        cv2.line(m, p0, p1, 1.0, max(1, w // 400), cv2.LINE_AA)
+        shadow = cv2.GaussianBlur(np.roll(m, 2, axis=1), (0, 0), w / 300)
+        ridge = cv2.GaussianBlur(m, (0, 0), 0.8)
+        k = rng.uniform(0.4, 1.0)
+        img += (ridge * 10 - shadow * 18 * w / 600)[..., None] * k
+
+
 def _paper(lay: Layout, theme: str, rng: np.random.Generator) -> np.ndarray:
     h, w = lay.height, lay.width
     if theme == "printfriendly":
         base = np.full((h, w, 3), 246 + rng.integers(-4, 6), np.float32)
         base += rng.normal(0, 1.2, (h, w, 1)).astype(np.float32)
+        _creases(base, rng, int(rng.integers(0, 2)))
         return base
     tone = np.asarray(PAPER, np.float32) + rng.normal(0, 5, 3).astype(np.float32)
     img = np.empty((h, w, 3), np.float32)
     img[:] = tone
-    blot = _smooth_noise(rng, (h, w), 7) * 5.0 + _smooth_noise(rng, (h, w), 23) * 2.5
+    blot = _smooth_noise(rng, (h, w), 7) * 3.0 + _smooth_noise(rng, (h, w), 23) * 1.5
     img += blot[..., None] * np.array([1.1, 1.0, 0.8], np.float32)
+    # parchment mottling and fibres
+    mottle = _smooth_noise(rng, (h, w), 70) * 2.2
+    fib = cv2.GaussianBlur(
+        rng.standard_normal((h, w)).astype(np.float32), (0, 0), sigmaX=lay.ppc * 0.12, sigmaY=0.6
+    )
+    img += (mottle + fib * 6.0)[..., None]
     # aged edges: darker, browner towards the border of the page
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     d = np.minimum(np.minimum(xx, w - 1 - xx) / w, np.minimum(yy, h - 1 - yy) / h)
-    edge = np.exp(-d / (0.025 + 0.02 * rng.random()))
-    img -= edge[..., None] * np.array([45, 38, 25], np.float32) * (0.5 + 0.5 * rng.random())
-    # faint map underprint: iso-lines of a smooth field in pale brown
+    edge = np.exp(-d / (0.01 + 0.015 * rng.random()))
+    img -= edge[..., None] * np.array([45, 38, 25], np.float32) * (0.4 + 0.6 * rng.random())
+    # faint map underprint, in patches: iso-lines of a smooth field, pale grey-brown
     field = _smooth_noise(rng, (h, w), 5) + 0.4 * _smooth_noise(rng, (h, w), 11)
     k = 2.5 + 2 * rng.random()
     frac = np.abs(((field * k) % 1.0) - 0.5)
     gy, gx = np.gradient(field * k)
-    width = np.hypot(gx, gy) * (1.2 + rng.random())
-    lines = (
-        np.clip(1.0 - (0.5 - frac) / (width + 1e-4), 0, 1)
-        if False
-        else np.clip(1.0 - (0.5 - frac) / np.maximum(width, 1e-4), 0, 1)
-    )
-    img -= lines[..., None] * np.array([18, 22, 20], np.float32) * (0.5 + 0.6 * rng.random())
+    width = np.hypot(gx, gy) * (0.8 + 0.6 * rng.random())
+    lines = np.clip(1.0 - (0.5 - frac) / np.maximum(width, 1e-4), 0, 1)
+    patches = np.clip(_smooth_noise(rng, (h, w), 4) * 0.8 + 0.2, 0, 1)
+    img -= (lines * patches)[..., None] * np.array([10, 12, 11], np.float32) * (0.4 + 0.6 * rng.random())
     # a few stains
     for _ in range(int(rng.integers(0, 4))):
         c = (int(rng.integers(0, w)), int(rng.integers(0, h)))
@@ -187,6 +210,7 @@ def _paper(lay: Layout, theme: str, rng: np.random.Generator) -> np.ndarray:
         cv2.ellipse(stain, c, ax, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
         stain = cv2.GaussianBlur(stain, (0, 0), max(ax) / 3)
         img -= stain[..., None] * np.array([20, 14, 6], np.float32) * rng.random()
+    _creases(img, rng, int(rng.integers(0, 4)))
     img += rng.normal(0, 2.0, (h, w, 1)).astype(np.float32)
     return img
 
@@ -195,19 +219,17 @@ def _paper(lay: Layout, theme: str, rng: np.random.Generator) -> np.ndarray:
 
 
 def _dashed_grid(img: np.ndarray, lay: Layout, tint: tuple[int, int, int]) -> None:
+    """Dashed grid lines: 3.5 dashes per cell from the frame on, so every other crossing is a `+`."""
     n = GRID_SIZE
     w = 0.035
-    arm = 0.075
-    dash = 0.07
+    period = 1 / 3.5
+    half = 0.072
+    centers = np.arange(0, n + 1e-6, period)
     for k in range(1, n):
-        for j in range(n):
-            for t in (0.25, 0.5, 0.75):
-                _line(img, lay, (k, j + t - dash), (k, j + t + dash), tint, w)
-                _line(img, lay, (j + t - dash, k), (j + t + dash, k), tint, w)
-        for j in range(0, n + 1):
-            # `+` crossings (and T ends on the frame)
-            _line(img, lay, (k, max(0, j - arm)), (k, min(n, j + arm)), tint, w)
-            _line(img, lay, (max(0, j - arm), k), (min(n, j + arm), k), tint, w)
+        for t in centers:
+            a, b = max(0.0, t - half), min(float(n), t + half)
+            _line(img, lay, (k, a), (k, b), tint, w)
+            _line(img, lay, (a, k), (b, k), tint, w)
 
 
 def _solid_grid(img: np.ndarray, lay: Layout) -> None:
@@ -237,12 +259,12 @@ def _frame(img: np.ndarray, lay: Layout, geo: Geometry) -> None:
                     a, b = (-o, t), (0, t)
                 else:
                     a, b = (n, t), (n + o, t)
-                _line(img, lay, a, b, FRAME_INK, 0.016)
+                _line(img, lay, a, b, FRAME_INK, 0.022)
             # the ruler's two long lines inside the block
             if side == 0:
                 _line(img, lay, (c, -o * 0.5), (c + 1, -o * 0.5), FRAME_INK, 0.006)
     # inner and outer lines, slightly wavy like an ink drawing
-    for r, wid in ((0.0, lw), (o, lw * 1.15)):
+    for r, wid in ((0.0, lw), (o, lw * 1.5)):
         x0, y0, x1, y1 = -r, -r, n + r, n + r
         _poly(img, lay, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)], FRAME_INK, wid, closed=True)
     # block ends: short cross bars where hatched blocks start and stop
@@ -334,44 +356,53 @@ def _mountain_bw(img: np.ndarray, lay: Layout, r: int, c: int) -> None:
 
 
 def _ruins(img: np.ndarray, lay: Layout, r: int, c: int, color: tuple[int, int, int], filled: bool) -> None:
-    """Column icon: a whole column on the left and a broken one on the right, on a two-step base."""
-    x, y = c + 0.22, r + 0.24
-    w = 0.022
-    # capital with volutes
-    _poly(img, lay, [(x, y + 0.05), (x + 0.02, y), (x + 0.3, y), (x + 0.32, y + 0.05)], color, w)
-    _line(img, lay, (x + 0.03, y + 0.07), (x + 0.29, y + 0.07), color, w)
+    """Column icon: a whole fluted column on the left, a broken one on the right, each on its base."""
+    x, y = c + 0.2, r + 0.22
+    w = 0.03
+    # capital: a bar with curled ends
+    _fill(img, lay, [(x, y), (x + 0.34, y), (x + 0.34, y + 0.05), (x, y + 0.05)], color)
+    for ex, sgn in ((x + 0.02, 1), (x + 0.32, -1)):
+        ctr = lay.px((ex, y + 0.07))
+        cv2.ellipse(
+            img,
+            (round(ctr[0]), round(ctr[1])),
+            (max(1, round(0.03 * lay.ppc)),) * 2,
+            0,
+            0 if sgn > 0 else 180,
+            360 if sgn > 0 else 540,
+            color,
+            _thick(lay, 0.02),
+            cv2.LINE_AA,
+        )
     # shaft with flutes
-    _poly(
-        img,
-        lay,
-        [(x + 0.06, y + 0.07), (x + 0.06, y + 0.47), (x + 0.26, y + 0.47), (x + 0.26, y + 0.07)],
-        color,
-        w,
-    )
-    for fx in (0.12, 0.16, 0.2):
-        _line(img, lay, (x + fx, y + 0.11), (x + fx, y + 0.43), color, 0.012)
+    shaft = [(x + 0.07, y + 0.07), (x + 0.07, y + 0.5), (x + 0.27, y + 0.5), (x + 0.27, y + 0.07)]
+    _poly(img, lay, shaft, color, w)
+    for fx in (0.13, 0.17, 0.21):
+        _line(img, lay, (x + fx, y + 0.12), (x + fx, y + 0.46), color, 0.016)
     # broken column
-    bx = x + 0.36
-    _poly(
-        img,
-        lay,
-        [
-            (bx, y + 0.47),
-            (bx, y + 0.26),
-            (bx + 0.06, y + 0.22),
-            (bx + 0.1, y + 0.28),
-            (bx + 0.16, y + 0.24),
-            (bx + 0.16, y + 0.47),
-        ],
-        color,
-        w,
-    )
-    _line(img, lay, (bx + 0.08, y + 0.31), (bx + 0.08, y + 0.44), color, 0.012)
-    _circle(img, lay, (bx + 0.12, y + 0.13), 0.025, color, -1)
-    # base steps
-    for k, (a, b) in enumerate(((x - 0.02, bx + 0.2), (x - 0.04, bx + 0.22))):
-        yy = y + 0.51 + 0.06 * k
-        _line(img, lay, (a, yy), (b, yy), color, 0.035 if filled else 0.02)
+    bx = x + 0.4
+    stump = [
+        (bx, y + 0.5),
+        (bx, y + 0.3),
+        (bx + 0.05, y + 0.25),
+        (bx + 0.09, y + 0.31),
+        (bx + 0.15, y + 0.27),
+        (bx + 0.17, y + 0.5),
+    ]
+    _poly(img, lay, stump, color, w)
+    _line(img, lay, (bx + 0.06, y + 0.35), (bx + 0.06, y + 0.47), color, 0.016)
+    _line(img, lay, (bx + 0.11, y + 0.35), (bx + 0.11, y + 0.47), color, 0.016)
+    _circle(img, lay, (bx + 0.12, y + 0.16), 0.03, color, -1)
+    # bases: two steps under each column
+    for a, b in ((x - 0.01, x + 0.35), (bx - 0.03, bx + 0.2)):
+        _fill(img, lay, [(a, y + 0.53), (b, y + 0.53), (b, y + 0.58), (a, y + 0.58)], color)
+        _fill(
+            img,
+            lay,
+            [(a - 0.02, y + 0.61), (b + 0.02, y + 0.61), (b + 0.02, y + 0.66), (a - 0.02, y + 0.66)],
+            color,
+        )
+    del filled
 
 
 def _rift_mask(lay: Layout, rng: np.random.Generator, cells: frozenset[Cell], shrink: float) -> np.ndarray:
@@ -613,108 +644,144 @@ def _season_boxes(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme:
 def _shield(
     img: np.ndarray, lay: Layout, box: tuple[float, float, float, float], ink: tuple[int, ...], bw: bool
 ) -> None:
+    """Heater shield filling `box`: slightly dipped top edge, straight sides, curved point."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
-    pts = [
-        (x0, y0),
-        (x0 + w / 2, y0 + h * 0.06),
-        (x1, y0),
-        (x1, y0 + h * 0.55),
-        (x0 + w / 2, y1),
-        (x0, y0 + h * 0.55),
-    ]
-    _fill(img, lay, pts, (252, 252, 252) if bw else (200, 214, 226))
+    mx = x0 + w / 2
+    arc = np.linspace(0, np.pi / 2, 10)
+    side_r = [(mx + w / 2 * np.cos(a), y0 + h * 0.45 + h * 0.55 * np.sin(a)) for a in arc]
+    side_l = [(mx - w / 2 * np.cos(a), y0 + h * 0.45 + h * 0.55 * np.sin(a)) for a in arc[::-1]]
+    pts = [(x0, y0), (x0 + w / 2, y0 + h * 0.04), (x1, y0), *side_r, *side_l]
+    _fill(img, lay, pts, (252, 252, 252) if bw else (205, 218, 230))
     _poly(img, lay, pts, ink, 0.03, closed=True)
 
 
-# ------------------------------------------------------------------------------------------- header
+def _header_geo() -> dict[str, list[float]]:
+    """The header block of ``scanner/geometry.json`` (only the renderer draws the header)."""
+    return _load_header()
+
+
+@lru_cache(maxsize=1)
+def _load_header() -> dict[str, list[float]]:
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files("scanner").joinpath("geometry.json").read_text(encoding="utf-8"))
+    return {k: v for k, v in raw["header"].items() if isinstance(v, list)}
 
 
 def _header(
     img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: str, rng: np.random.Generator
 ) -> None:
     bw = theme == "printfriendly"
+    hd = _header_geo()
     ink = (30, 30, 30) if bw else FRAME_INK
     tint = (30, 30, 30) if bw else SIDE_TINT.get(side, SIDE_TINT["custom"])
-    page = geo.page
-    x = page[0] + 0.75
-    _text(img, lay, "CARTOGRAPHER:", (x + 1.3, -3.1), 0.2, ink, cv2.FONT_HERSHEY_TRIPLEX, 0.12)
-    _line(img, lay, (x, -2.4), (x + 2.5, -2.4), tint, 0.02)
-    _text(img, lay, "TITLE:", (x + 0.55, -1.8), 0.2, ink, cv2.FONT_HERSHEY_TRIPLEX, 0.12)
-    _line(img, lay, (x, -1.1), (x + 2.0, -1.1), tint, 0.02)
-    sx0, sy0, sx1, sy1 = header_box = (4.6, -3.2, 6.4, -0.3)
-    del header_box
-    # banner ribbon arcs above the shield
-    t = np.linspace(0, 1, 30)
-    arc = np.stack([sx0 - 1.0 + t * (sx1 - sx0 + 2.0), sy0 - 0.1 - np.sin(t * np.pi) * 0.35], 1)
-    _poly(img, lay, arc, ink, 0.025)
-    _poly(img, lay, arc + np.array([0, 0.45]), ink, 0.025)
-    _line(img, lay, tuple(arc[0]), tuple(arc[0] + (0, 0.45)), ink, 0.025)
-    _line(img, lay, tuple(arc[-1]), tuple(arc[-1] + (0, 0.45)), ink, 0.025)
-    # swords crossing behind the shield
-    _line(img, lay, (sx0 - 0.3, sy0 + 0.3), (sx1 + 0.6, sy1 + 0.1), ink, 0.03)
-    _line(img, lay, (sx1 + 0.3, sy0 + 0.3), (sx0 - 0.6, sy1 + 0.1), ink, 0.03)
-    _shield(img, lay, (sx0 + 0.2, sy0 + 0.9, sx1 - 0.2, sy1 + 0.15), ink, bw)
+    for key, text in (("name_label", "CARTOGRAPHER:"), ("title_label", "TITLE:")):
+        x, y = hd[key]
+        (tw, _), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_TRIPLEX, 1.0, 1)
+        (_, th), _ = cv2.getTextSize("C", cv2.FONT_HERSHEY_TRIPLEX, 1.0, 1)
+        width = 0.22 * tw / th
+        _text(img, lay, text, (x + width / 2, y), 0.22, ink, cv2.FONT_HERSHEY_TRIPLEX, 0.14)
+    for key in ("name_line", "title_line"):
+        x0, y, x1 = hd[key]
+        _line(img, lay, (x0, y), (x1, y), tint, 0.025)
+    # banner: an arched ribbon with folded tails
+    bx0, by0, bx1, by1 = hd["banner"]
+    t = np.linspace(0, 1, 40)
+    cx0, cx1 = bx0 + 0.55, bx1 - 0.55
+    top = np.stack([cx0 + t * (cx1 - cx0), by0 + 0.3 - np.sin(t * np.pi) * 0.3], 1)
+    bot = top + np.array([0, 0.42])
+    band = np.vstack([top, bot[::-1]])
+    _fill(img, lay, band, (235, 240, 245) if not bw else (255, 255, 255))
+    _poly(img, lay, band, ink, 0.03, closed=True)
+    for sgn, (ex, ey) in ((-1, top[0]), (1, top[-1])):
+        tail = [
+            (ex, ey + 0.2),
+            (ex + sgn * 0.55, ey + 0.25),
+            (ex + sgn * 0.35, ey + 0.5),
+            (ex + sgn * 0.6, by1),
+            (ex, ey + 0.72),
+            (ex, ey + 0.42),
+        ]
+        _poly(img, lay, tail, ink, 0.025, closed=True)
+    # shield, with two swords crossing behind it
+    sx0, sy0, sx1, sy1 = hd["title_shield"]
+    mx = (sx0 + sx1) / 2
+    for sgn in (-1, 1):
+        hilt = np.array([mx + sgn * 0.95, sy0 - 0.55])
+        tip = np.array([mx - sgn * 0.95, sy1 - 0.05])
+        _line(img, lay, tuple(hilt), tuple(tip), ink, 0.05)
+        d = (tip - hilt) / np.hypot(*(tip - hilt))
+        guard = hilt + d * 0.25
+        nrm = np.array([-d[1], d[0]]) * 0.15
+        _line(img, lay, tuple(guard - nrm), tuple(guard + nrm), ink, 0.045)
+        _circle(img, lay, tuple(hilt - d * 0.05), 0.06, ink, 0.025)
+    _shield(img, lay, (sx0, sy0, sx1, sy1), ink, bw)
     if not bw:
-        # flourishes either side
+        for k in range(2):
+            for sgn in (-1, 1):
+                _circle(img, lay, (mx + sgn * 0.38, sy0 + 0.12 + 0.0 * k), 0.02, ink, -1)
+        # flourishes either side of the shield
         for sgn in (-1, 1):
-            cx = (sx0 + sx1) / 2 + sgn * 2.2
-            _line(img, lay, (cx - 1.0, sy1 - 0.9), (cx + 1.0, sy1 - 0.9), ink, 0.03)
-            ctr = lay.px((cx + sgn * 0.3, sy1 - 1.0))
+            x_in, x_out = mx + sgn * 1.0, mx + sgn * 2.95
+            y = -0.75
+            _line(img, lay, (x_in, y), (x_out, y), ink, 0.035)
+            ctr = lay.px((mx + sgn * 1.35, y - 0.05))
             cv2.ellipse(
                 img,
                 (round(ctr[0]), round(ctr[1])),
-                (round(0.25 * lay.ppc), round(0.15 * lay.ppc)),
+                (round(0.2 * lay.ppc), round(0.14 * lay.ppc)),
                 0,
                 0,
                 300,
                 ink,
-                max(1, round(0.04 * lay.ppc)),
+                _thick(lay, 0.04),
                 cv2.LINE_AA,
             )
+            _line(img, lay, (mx + sgn * 2.0, y - 0.12), (mx + sgn * 2.5, y - 0.12), ink, 0.03)
+    # crown
+    cx, cy = hd["crown"]
+    crown = [
+        (cx - 0.18, cy + 0.12),
+        (cx - 0.2, cy - 0.1),
+        (cx - 0.08, cy),
+        (cx, cy - 0.14),
+        (cx + 0.08, cy),
+        (cx + 0.2, cy - 0.1),
+        (cx + 0.18, cy + 0.12),
+    ]
+    _fill(img, lay, crown, ink)
     # compass rose
-    cx0, cy0, cx1, cy1 = 9.3, -3.7, 11.6, -1.2
-    cc = ((cx0 + cx1) / 2, (cy0 + cy1) / 2)
-    rad = min(cx1 - cx0, cy1 - cy0) / 2
-    comp = (30, 30, 30) if bw else ((40, 150, 210) if side == "A" else (120, 140, 130))
+    qx0, qy0, qx1, qy1 = hd["compass"]
+    cc = ((qx0 + qx1) / 2, (qy0 + qy1) / 2)
+    rad = min(qx1 - qx0, qy1 - qy0) / 2
     if bw:
-        _circle(img, lay, cc, rad * 0.8, ink, 0.02)
-    for k in range(16):
-        ang = k * np.pi / 8
-        ln = rad * (1.0 if k % 4 == 0 else 0.7 if k % 2 == 0 else 0.45)
-        tip = (cc[0] + ln * np.sin(ang), cc[1] - ln * np.cos(ang))
-        wing = rad * 0.1
+        comp: tuple[int, ...] = (30, 30, 30)
+    else:
+        comp = {"A": (45, 155, 215), "B": (120, 140, 130)}.get(side, SIDE_TINT.get(side, SIDE_TINT["custom"]))
+    _circle(img, lay, cc, rad * (0.8 if bw else 0.55), ink if bw else comp, 0.02)
+    if not bw:
+        _circle(img, lay, cc, rad * 0.62, comp, 0.012)
+    for k in range(32 if not bw else 16):
+        ang = k * np.pi / (16 if not bw else 8)
+        main = k % (8 if not bw else 4) == 0
+        ln = rad * (1.0 if main else 0.72 if k % 2 == 0 else 0.5)
+        tip = (float(cc[0] + ln * np.sin(ang)), float(cc[1] - ln * np.cos(ang)))
+        wing = rad * (0.09 if main else 0.05)
         l_ = (cc[0] + wing * np.sin(ang - np.pi / 2), cc[1] - wing * np.cos(ang - np.pi / 2))
         r_ = (cc[0] + wing * np.sin(ang + np.pi / 2), cc[1] - wing * np.cos(ang + np.pi / 2))
         _fill(img, lay, [l_, tip, cc], comp)
-        _fill(img, lay, [cc, tip, r_], tuple(int(v * 0.6) for v in comp))
-    _circle(img, lay, cc, rad * 0.1, ink, -1)
+        _fill(img, lay, [cc, tip, r_], tuple(int(v * 0.7) for v in comp))
+    _circle(img, lay, cc, rad * 0.07, ink, -1)
     if not bw:
         for k, ch in enumerate("NESW"):
             ang = k * np.pi / 2
-            _text(
-                img,
-                lay,
-                ch,
-                (cc[0] + rad * 1.1 * np.sin(ang), cc[1] - rad * 1.1 * np.cos(ang)),
-                0.12,
-                ink,
-                cv2.FONT_HERSHEY_COMPLEX,
-                0.1,
-            )
+            pos = (cc[0] + rad * 1.12 * np.sin(ang), cc[1] - rad * 1.12 * np.cos(ang))
+            _text(img, lay, ch, pos, 0.12, comp, cv2.FONT_HERSHEY_COMPLEX, 0.1)
         if side in ("A", "B", "C", "D"):
-            lx, ly = 11.2, -0.45
-            _text(img, lay, f"({side})", (lx, ly), 0.16, ink, cv2.FONT_HERSHEY_TRIPLEX, 0.14)
-    # crown
-    _poly(
-        img,
-        lay,
-        [(5.3, -3.55), (5.3, -3.75), (5.4, -3.65), (5.5, -3.8), (5.6, -3.65), (5.7, -3.75), (5.7, -3.55)],
-        ink,
-        0.025,
-        closed=True,
-    )
-    del rng
+            _text(img, lay, f"({side})", (hd["side_letter"][0], hd["side_letter"][1]), 0.18, ink, cv2.FONT_HERSHEY_TRIPLEX, 0.14)
+    del rng, geo
 
 
 # ------------------------------------------------------------------------------------------- public
@@ -804,6 +871,9 @@ def _print_master(
             m_cover = np.zeros_like(cover)
             _mountain_color(paint, m_cover, lay, rng, r, c)
             cover = np.maximum(cover, m_cover)
+    # colours were chosen as they look on the standard paper: turn them into multiplicative ink
+    ref = np.asarray(PAPER if theme == "color" else (246, 246, 246), np.float32)
+    ink = np.clip(ink.astype(np.float32) * (255.0 / ref), 0, 255).astype(np.uint8)
     out = (
         ink,
         np.clip(paint + 0.5, 0, 255).astype(np.uint8),
@@ -897,7 +967,7 @@ def printed_blank(
         # opaque paint keeps a little of the paper's mottling, as printed ink on parchment does
         shade = np.clip(roi.mean(axis=2, keepdims=True) / np.float32(np.mean(PAPER)), 0.85, 1.1)
         img[y0:y1, x0:x1] = np.clip(roi + a * (top * shade - roi) + 0.5, 0, 255).astype(np.uint8)
-    protect = np.zeros((lay.height, lay.width), np.float32)
+    protect: np.ndarray = np.zeros((lay.height, lay.width), np.float32)
     inset = 0.14
     cells = mountains | wasteland
     for r, c in cells:

@@ -200,7 +200,7 @@ class Canvas:
         yield lay
         if x1 <= x0 or y1 <= y0:
             return
-        mask = lay.mask
+        mask: np.ndarray = lay.mask
         if blur > 0:
             mask = cv2.GaussianBlur(mask, (0, 0), blur)
         m: np.ndarray = mask.astype(np.float32) * np.float32(alpha / 255.0)
