@@ -767,12 +767,12 @@ def _header(
         ang = k * np.pi / (16 if not bw else 8)
         main = k % (8 if not bw else 4) == 0
         ln = rad * (1.0 if main else 0.72 if k % 2 == 0 else 0.5)
-        tip = (float(cc[0] + ln * np.sin(ang)), float(cc[1] - ln * np.cos(ang)))
+        ray = (float(cc[0] + ln * np.sin(ang)), float(cc[1] - ln * np.cos(ang)))
         wing = rad * (0.09 if main else 0.05)
         l_ = (cc[0] + wing * np.sin(ang - np.pi / 2), cc[1] - wing * np.cos(ang - np.pi / 2))
         r_ = (cc[0] + wing * np.sin(ang + np.pi / 2), cc[1] - wing * np.cos(ang + np.pi / 2))
-        _fill(img, lay, [l_, tip, cc], comp)
-        _fill(img, lay, [cc, tip, r_], tuple(int(v * 0.7) for v in comp))
+        _fill(img, lay, [l_, ray, cc], comp)
+        _fill(img, lay, [cc, ray, r_], tuple(int(v * 0.7) for v in comp))
     _circle(img, lay, cc, rad * 0.07, ink, -1)
     if not bw:
         for k, ch in enumerate("NESW"):
