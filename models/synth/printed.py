@@ -780,7 +780,8 @@ def _header(
             pos = (cc[0] + rad * 1.12 * np.sin(ang), cc[1] - rad * 1.12 * np.cos(ang))
             _text(img, lay, ch, pos, 0.12, comp, cv2.FONT_HERSHEY_COMPLEX, 0.1)
         if side in ("A", "B", "C", "D"):
-            _text(img, lay, f"({side})", (hd["side_letter"][0], hd["side_letter"][1]), 0.18, ink, cv2.FONT_HERSHEY_TRIPLEX, 0.14)
+            pos = (hd["side_letter"][0], hd["side_letter"][1])
+            _text(img, lay, f"({side})", pos, 0.18, ink, cv2.FONT_HERSHEY_TRIPLEX, 0.14)
     del rng, geo
 
 
