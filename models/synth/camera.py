@@ -67,7 +67,7 @@ TIERS: dict[str, Tier] = {
     "scan": Tier("scan", (2.0, 9.0), (1.414, 1.294), 1.0, (0.85, 0.97), 0.0, 1.0, 0.85, (3.0, 3.0),
                  (0.0, 0.01), (0.0, 0.0), 0.0, (0.5, 2.0), (0.97, 1.03), (80, 95), 0.0, 0.0, 0.0,
                  0, 0.0, 0.0, 0.0, 0.03, 0.02, 0.01, 0, ("scanner",)),
-    "phone": Tier("phone", (1.5, 12.0), (4 / 3, 4 / 3, 16 / 9, 3 / 2, 1.0), 0.6, (0.6, 0.97), 30.0, 0.6,
+    "phone": Tier("phone", (1.5, 12.0), (4 / 3, 4 / 3, 16 / 9, 3 / 2, 1.0), 0.6, (0.6, 0.95), 30.0, 0.6,
                   0.6, (1.2, 3.0), (0.0, 0.03), (0.0, 0.04), 0.25, (1.0, 5.0), (0.8, 1.1), (60, 95), 0.5,
                   0.5, 0.15, 2, 0.35, 90.0, 0.25, 0.3, 0.2, 0.05, 5, ("wood", "wood", "cloth", "plain")),
     "webcam": Tier("webcam", (0.9, 2.1), (16 / 9, 4 / 3), 0.0, (0.45, 0.9), 35.0, 0.5, 0.5, (1.1, 2.5),
@@ -91,10 +91,12 @@ class PaperWarp:
     """Smooth non-flat paper as a displacement field on the page (page px).
 
     The photo pixel that would show flat-page point ``q`` shows page point ``q + d(q)`` instead. Curl
-    lifts a band along one or two edges (quadratic ramp); a fold bends the page along a straight crease.
+    lifts a band along one or two edges (quadratic ramp across, corners lifted most so the edge bows); a
+    fold bends the page along a straight crease.
     """
 
-    curls: tuple[tuple[float, float, float, float, float], ...] = ()  # (nx, ny, offset, width, lift)
+    # (nx, ny, offset, width, lift, middle, half length): inward normal, band, and the edge's extent
+    curls: tuple[tuple[float, float, float, float, float, float, float], ...] = ()
     fold: tuple[float, float, float, float] | None = None  # (nx, ny, offset, slope)
     fold_shade: float = 1.0
 
@@ -102,10 +104,11 @@ class PaperWarp:
         """``d(q)`` at page points ``(x, y)`` (any shape arrays)."""
         dx = np.zeros_like(x, dtype=np.float64)
         dy = np.zeros_like(y, dtype=np.float64)
-        for nx, ny, off, width, lift in self.curls:
+        for nx, ny, off, width, lift, mid, half in self.curls:
             # distance inward from the edge; the band [0, width] ramps quadratically.
             dist = np.clip(nx * x + ny * y - off, 0.0, width)
-            ramp = lift * ((width - dist) / width) ** 2
+            along = np.clip((-ny * x + nx * y - mid) / half, -1.0, 1.0)
+            ramp = lift * ((width - dist) / width) ** 2 * (0.25 + 0.75 * along**2)
             dx += nx * ramp
             dy += ny * ramp
         if self.fold is not None:
@@ -132,13 +135,15 @@ def random_warp(rng: np.random.Generator, tier: Tier, page_size: tuple[int, int]
     w, h = page_size
     curls = []
     if tier.curl > 0 and rng.random() < tier.curl_chance:
-        edges = [(1.0, 0.0, 0.0), (-1.0, 0.0, -(w - 1.0)), (0.0, 1.0, 0.0), (0.0, -1.0, -(h - 1.0))]
+        # inward normal, offset, middle and half length along the edge (tangent = (-ny, nx))
+        edges = [(1.0, 0.0, 0.0, h / 2, h / 2), (-1.0, 0.0, -(w - 1.0), -h / 2, h / 2),
+                 (0.0, 1.0, 0.0, -w / 2, w / 2), (0.0, -1.0, -(h - 1.0), w / 2, w / 2)]
         for i in rng.choice(4, size=int(rng.integers(1, 3)), replace=False):
-            nx, ny, off = edges[int(i)]
+            nx, ny, off, mid, half = edges[int(i)]
             width = ppc * rng.uniform(2.0, 5.0)
             lift = ppc * tier.curl * rng.uniform(0.2, 1.0) * rng.choice([-1.0, 1.0])
-            lift = float(np.clip(lift, -0.4 * width, 0.4 * width))  # keeps the map one-to-one
-            curls.append((nx, ny, off, width, lift))
+            lift = float(np.clip(lift, -0.3 * width, 0.3 * width))  # keeps the map one-to-one
+            curls.append((nx, ny, off, width, lift, mid, half))
     fold = None
     shade = 1.0
     if rng.random() < tier.fold_chance:
@@ -420,12 +425,13 @@ def photograph(page: PageLike, rng: np.random.Generator, *, tier: str = "phone",
         shadows=int(rng.integers(0, t.shadows + 1)), shadow_depth=t.shadow_depth,
         glare=t.glare * rng.uniform(0.3, 1.0) if rng.random() < t.glare_chance else 0.0, cast=t.cast)
     gain = light.gain * rng.uniform(*t.exposure)
-    if warp.fold is not None:  # one side of the crease faces the light a little less
-        nx, ny, off, _ = warp.fold
-        side = cv2.resize(((nx * sx + ny * sy - off) > 0).astype(np.float32), light.gain.shape[1::-1],
-                          interpolation=cv2.INTER_AREA)
-        gain = gain * (1.0 - (1.0 - warp.fold_shade) * side)[..., None]
     _apply_gain(img, gain)
+    if warp.fold is not None:  # one side of the crease faces the light a little less; the crease is dark
+        nx, ny, off, _ = warp.fold
+        s = (nx * sx + ny * sy - off) / page.ppc  # cells from the crease
+        crease = np.exp(-((s / max(0.05, 1.5 * step / cell)) ** 2))  # at least 1.5 coarse nodes wide
+        shade = (1.0 - (1.0 - warp.fold_shade) * (s > 0)) * (1.0 - 0.15 * crease)
+        _apply_gain(img, shade.astype(np.float32))
     if light.glare.max() > 0.5:
         flare = cv2.resize(np.clip(light.glare, 0, 255).astype(np.uint8), (w, h),
                            interpolation=cv2.INTER_LINEAR)

@@ -141,7 +141,8 @@ def test_unknown_tier_is_a_value_error() -> None:
 
 
 def test_unwarp_inverts_the_paper_displacement() -> None:
-    warp = PaperWarp(curls=((1.0, 0.0, 0.0, 90.0, 20.0), (0.0, -1.0, -500.0, 120.0, -30.0)),
+    warp = PaperWarp(curls=((1.0, 0.0, 0.0, 90.0, 20.0, 250.0, 250.0),
+                            (0.0, -1.0, -500.0, 120.0, -30.0, 250.0, 250.0)),
                      fold=(0.0, 1.0, 250.0, 0.02))
     pts = np.random.default_rng(0).uniform(0, 500, (50, 2))
     q = warp.unwarp(pts)
