@@ -239,7 +239,7 @@ def orientation_of(corners: np.ndarray) -> int:
 class Photo:
     """A simulated photo and where the sheet's landmarks are in it (photo px)."""
 
-    image: np.ndarray
+    image: np.ndarray = field(repr=False)
     corners: np.ndarray  # (4, 2) grid corners A1, A11, K11, K1
     coin_centers: np.ndarray  # (14, 2)
     homography: np.ndarray  # page px -> photo px for the flat page (curl on top: see ``warp``)

@@ -42,6 +42,11 @@ class Sample:
     page: Page
     photo: Photo
 
+    def __repr__(self) -> str:
+        h, w = self.image.shape[:2]
+        return (f"<Sample {self.split} seed {self.seed}: {self.tier} {w}x{h}, side {self.side}, "
+                f"orientation {self.orientation}>")
+
     @property
     def sheet(self) -> Sheet:
         return self.game.sheet
