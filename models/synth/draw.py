@@ -228,16 +228,24 @@ def _zigzag(
 
 
 def _scribble(box: tuple[float, float, float, float], density: float, rng: np.random.Generator) -> list[Path]:
-    n = int(12 + 30 * density)
-    x = rng.uniform(box[0], box[2], n)
-    y = rng.uniform(box[1], box[3], n)
-    pts = np.stack([x, y], 1)
-    # Chaikin smoothing turns the random walk into loopy pencil motion
-    for _ in range(2):
-        q = 0.75 * pts[:-1] + 0.25 * pts[1:]
-        r = 0.25 * pts[:-1] + 0.75 * pts[1:]
-        pts = np.stack([q, r], 1).reshape(-1, 2)
-    return [pts]
+    """Fast back-and-forth colouring: a stroke sweeping across the box in wobbly loops, one or two passes."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    out = []
+    for k in range(1 + int(density > 0.6 and rng.random() < 0.6)):
+        vertical = (rng.random() < 0.5) != bool(k)
+        turns = 3 + 6 * density + rng.uniform(0, 2)
+        n = int(turns * 10)
+        t = np.linspace(0, 1, n)
+        swing = np.sin(t * turns * 2 * np.pi + rng.uniform(0, 6)) * (0.5 - 0.06 * rng.random())
+        drift = np.cos(t * turns * 2 * np.pi * rng.uniform(0.9, 1.1)) * 0.12 + rng.normal(0, 0.04, n)
+        along = t + drift / max(turns, 1)
+        if vertical:
+            pts = np.stack([x0 + w * (0.5 + swing), y0 + h * along], 1)
+        else:
+            pts = np.stack([x0 + w * along, y0 + h * (0.5 + swing)], 1)
+        out.append(pts)
+    return out
 
 
 def _loops(box: tuple[float, float, float, float], spacing: float) -> list[Path]:
@@ -381,7 +389,9 @@ def draw_cells(
                 rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
                 off = rng.normal(0, 0.04, 2)
                 paths = [((p - 0.5) @ rot.T) * s + 0.5 + off for p in paths]
-                _strokes(lyr, lay, r, c, paths, hand, rng, pressure=1.0, width=1.0)
+                # icons are drawn deliberately: light hands still press harder than when shading
+                boost = (0.55 + 0.45 * hand.pressure) / max(hand.pressure, 1e-3)
+                _strokes(lyr, lay, r, c, paths, hand, rng, pressure=boost, width=1.0)
 
 
 def draw_cell(
@@ -479,7 +489,8 @@ def draw_outlines(
     """Thick pencil lines along piece boundaries (lattice runs in cell units)."""
     n = GRID_SIZE
     box = (*lay.px((-0.3, -0.3)), *lay.px((n + 0.3, n + 0.3)))
-    width = max(1.5, hand.width * lay.ppc * (1.3 if hand.medium == "pencil" else 0.8))
+    # outlines are pressed firmly, whatever the hand does for colouring
+    width = max(1.5, max(hand.width, 0.04) * lay.ppc * (1.3 if hand.medium == "pencil" else 0.8))
     paths = []
     for (x0, y0), (x1, y1) in runs:
         a = np.array([x0, y0], float)
@@ -493,7 +504,7 @@ def draw_outlines(
         lyr.strokes(
             paths,
             width,
-            min(1.0, hand.pressure * 1.3),
+            0.75 + 0.25 * hand.pressure,
             rng,
             jitter=hand.jitter * lay.ppc * 0.6,
             step=max(3.0, lay.ppc * 0.15),
