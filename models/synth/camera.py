@@ -79,6 +79,9 @@ TIERS: dict[str, Tier] = {
 }
 
 
+SHARPEN_CHANCE = 0.3  # share of phone/hard photos with in-camera unsharp masking
+
+
 class CameraError(ValueError):
     """A photo could not be simulated with the requested settings."""
 
@@ -419,6 +422,10 @@ def photograph(page: PageLike, rng: np.random.Generator, *, tier: str = "phone",
     img = _soften(img, cell * rng.uniform(*t.defocus),
                   cell * rng.uniform(*t.motion) if rng.random() < t.motion_chance else 0.0,
                   rng.uniform(0, np.pi))
+    if tier in ("phone", "hard") and rng.random() < SHARPEN_CHANCE:  # phone pipelines sharpen: halos
+        halo = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.8, 2.0))
+        amount = rng.uniform(0.3, 1.0)
+        img = cv2.addWeighted(img, 1.0 + amount, halo, -amount, 0.0)
 
     light = scene.random_light(
         rng, (w, h), gradient=t.gradient, vignette=t.vignette * rng.random(),

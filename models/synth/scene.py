@@ -21,6 +21,7 @@ _COIN_CELLS = (1.2, 1.7)
 _DIE_CELLS = (0.8, 1.2)
 _CARD_CELLS = (4.1, 5.7)
 _PENCIL_CELLS = (9.0, 12.0, 0.45)
+WARM_LIGHT_CHANCE = 0.4  # share of photos under warm indoor light
 
 
 def smooth_noise(rng: np.random.Generator, size: tuple[int, int], blobs: float) -> np.ndarray:
@@ -298,7 +299,10 @@ def random_light(rng: np.random.Generator, size: tuple[int, int], *, gradient: f
     if shadows:
         soft = cv2.GaussianBlur(mask, (0, 0), rng.uniform(2.0, 8.0)).astype(np.float32) / 255.0
         gain *= 1.0 - shadow_depth * rng.uniform(0.5, 1.0) * soft
-    gain3 = gain[..., None] * (1.0 + rng.normal(0.0, cast, 3)).astype(np.float32)[None, None, :]
+    balance = 1.0 + rng.normal(0.0, cast, 3)
+    if rng.random() < WARM_LIGHT_CHANCE:  # indoor bulbs: less blue, more red
+        balance += np.array([-1.0, 0.0, 1.0]) * rng.uniform(0.03, 0.12)
+    gain3 = gain[..., None] * balance.astype(np.float32)[None, None, :]
     flare = np.zeros((sh, sw), np.float32)
     if glare > 0:
         cv2.ellipse(flare, (int(rng.uniform(0.1, 0.9) * sw), int(rng.uniform(0.1, 0.9) * sh)),
