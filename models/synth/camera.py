@@ -80,6 +80,7 @@ TIERS: dict[str, Tier] = {
 
 
 SHARPEN_CHANCE = 0.3  # share of phone/hard photos with in-camera unsharp masking
+DEPTH_BLUR_CHANCE = 0.35  # share of tilted photos focused on one part of the sheet
 
 
 class CameraError(ValueError):
@@ -354,6 +355,30 @@ def _noise(rng: np.random.Generator, size: tuple[int, int], sigma: float) -> np.
     return np.tile(row, (-(-h // t), 1, 1))[:h]
 
 
+def _depth_blur(img: np.ndarray, hom: np.ndarray, page_size: tuple[int, int], sigma: float,
+                rng: np.random.Generator) -> np.ndarray:
+    """Shallow depth of field on a tilted shot: sharp at a random depth, up to ``sigma`` px blur elsewhere.
+
+    Depth is read off the homography: the photo scale of the page falls with distance from the camera.
+    """
+    pw, ph = page_size
+    page = np.array([[0, 0], [pw - 1, 0], [pw - 1, ph - 1], [0, ph - 1]], np.float64)
+    pts = cv2.perspectiveTransform(page.reshape(-1, 1, 2), hom).reshape(-1, 2)
+    scales = np.array([_local_scale(hom, p[None, :]) for p in page])
+    if scales.max() < 1.15 * scales.min():
+        return img
+    coef = np.linalg.lstsq(np.c_[pts, np.ones(4)], scales, rcond=None)[0]
+    h, w = img.shape[:2]
+    gh, gw = max(2, h // 16), max(2, w // 16)
+    vs, us = np.mgrid[0:gh, 0:gw].astype(np.float64)
+    depth = coef[0] * us * w / gw + coef[1] * vs * h / gh + coef[2]
+    focus = rng.uniform(scales.min(), scales.max())
+    alpha = np.clip(np.abs(depth - focus) / (scales.max() - scales.min()), 0.0, 1.0).astype(np.float32)
+    alpha = cv2.resize(alpha, (w, h), interpolation=cv2.INTER_LINEAR)
+    blurred = _soften(img, sigma, 0.0, 0.0)
+    return np.asarray(cv2.blendLinear(img, blurred, 1.0 - alpha, alpha))
+
+
 def photograph(page: PageLike, rng: np.random.Generator, *, tier: str = "phone",
                size: tuple[int, int] | None = None) -> Photo:
     """Photograph ``page`` on a table as a ``tier`` camera would.
@@ -422,6 +447,8 @@ def photograph(page: PageLike, rng: np.random.Generator, *, tier: str = "phone",
     img = _soften(img, cell * rng.uniform(*t.defocus),
                   cell * rng.uniform(*t.motion) if rng.random() < t.motion_chance else 0.0,
                   rng.uniform(0, np.pi))
+    if tier != "scan" and rng.random() < DEPTH_BLUR_CHANCE:
+        img = _depth_blur(img, hom, (pw, ph), cell * rng.uniform(0.02, 0.06), rng)
     if tier in ("phone", "hard") and rng.random() < SHARPEN_CHANCE:  # phone pipelines sharpen: halos
         halo = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.8, 2.0))
         amount = rng.uniform(0.3, 1.0)
@@ -438,7 +465,7 @@ def photograph(page: PageLike, rng: np.random.Generator, *, tier: str = "phone",
         s = (nx * sx + ny * sy - off) / page.ppc  # cells from the crease
         crease = np.exp(-((s / max(0.05, 1.5 * step / cell)) ** 2))  # at least 1.5 coarse nodes wide
         shade = (1.0 - (1.0 - warp.fold_shade) * (s > 0)) * (1.0 - 0.15 * crease)
-        _apply_gain(img, shade.astype(np.float32))
+        _apply_gain(img, (1.0 - (1.0 - shade) * inside).astype(np.float32))  # on the paper only
     if light.glare.max() > 0.5:
         flare = cv2.resize(np.clip(light.glare, 0, 255).astype(np.uint8), (w, h),
                            interpolation=cv2.INTER_LINEAR)
