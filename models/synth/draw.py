@@ -416,7 +416,8 @@ def draw_destroyed(canvas: Canvas, lay: Layout, r: int, c: int, hand: Hand, rng:
         np.array([(0.95 + e[1], 0.05 - e[0]), (0.05 - e[3], 0.95 + e[2])]),
     ]
     with canvas.layer(_cell_box(lay, r, c, 0.3), hand.graphite, 0.95, grain=_grain(hand)) as lyr:
-        _strokes(lyr, lay, r, c, paths, hand, rng, pressure=1.15, width=1.5)
+        firm = (0.85 + 0.15 * hand.pressure) / max(hand.pressure, 1e-3)
+        _strokes(lyr, lay, r, c, paths, hand, rng, pressure=firm, width=1.5 * max(1.0, 0.035 / hand.width))
 
 
 def draw_star(canvas: Canvas, lay: Layout, r: int, c: int, hand: Hand, rng: np.random.Generator) -> None:
@@ -425,7 +426,7 @@ def draw_star(canvas: Canvas, lay: Layout, r: int, c: int, hand: Hand, rng: np.r
     cy = 0.2 if rng.random() < 0.6 else 0.8
     cx += rng.normal(0, 0.03)
     cy += rng.normal(0, 0.03)
-    s = rng.uniform(0.08, 0.12)
+    s = rng.uniform(0.09, 0.15)
     paths = []
     for k in range(3):
         ang = np.pi / 2 + k * np.pi / 3 + rng.normal(0, 0.1)
@@ -433,7 +434,8 @@ def draw_star(canvas: Canvas, lay: Layout, r: int, c: int, hand: Hand, rng: np.r
         paths.append(np.array([(cx - d[0], cy - d[1]), (cx + d[0], cy + d[1])]))
     color = hand.graphite if rng.random() < 0.7 else (40, 40, 150)
     with canvas.layer(_cell_box(lay, r, c, 0.1), color, 0.95, grain=_grain(hand)) as lyr:
-        _strokes(lyr, lay, r, c, paths, hand, rng, pressure=1.2, width=1.1)
+        firm = (0.85 + 0.15 * hand.pressure) / max(hand.pressure, 1e-3)
+        _strokes(lyr, lay, r, c, paths, hand, rng, pressure=firm, width=0.8)
 
 
 def outline_runs(
@@ -525,7 +527,8 @@ def coin_marks(
     c0 = np.array([cx, cy])
     paths: list[np.ndarray] = []
     polys: list[np.ndarray] = []
-    if state == 1 or style.coin_cross_fill:
+    # a solidly blacked-out coin would hide the cross: such players just cross spent coins out
+    if state == 1 or (style.coin_cross_fill and style.coin_mark != "solid"):
         mark = style.coin_mark
         if mark == "scribble":
             k = int(rng.integers(7, 12))
@@ -573,8 +576,8 @@ def draw_coins(
             lyr.fill(lay.px(poly), hand.pressure * 0.9)
         lyr.strokes(
             [lay.px(p) for p in paths],
-            max(1.0, hand.width * lay.ppc * 1.2),
-            min(1.0, hand.pressure * 1.2),
+            max(1.0, max(hand.width, 0.03) * lay.ppc * 1.2),
+            0.8 + 0.2 * hand.pressure,
             rng,
             jitter=hand.jitter * lay.ppc,
             step=max(2.0, lay.ppc * 0.05),

@@ -124,6 +124,9 @@ class Layer:
                 bodies[k].append(q[e : n - e])
             else:
                 bodies[k].append(q)
+        # strokes go on a scratch mask first so that a light stroke never lightens earlier marks
+        dst = self.mask
+        self.mask = np.zeros_like(dst)
         for group, light in ((ends, 0.55), (bodies, 1.0)):
             for k, f in enumerate(_LEVELS):
                 if not group[k]:
@@ -139,6 +142,8 @@ class Layer:
                     cv2.LINE_AA,
                     _SHIFT,
                 )
+        np.maximum(dst, self.mask, out=dst)
+        self.mask = dst
 
     def fill(self, polygon: np.ndarray, pressure: float) -> None:
         """Fill a page-coordinate polygon at a flat pressure."""
