@@ -29,9 +29,11 @@ def main() -> None:
         render_page(g.sheet, rng, ppc=args.ppc, theme=args.theme, pieces=g.pieces)
     warm = time.perf_counter() - t0
     t0 = time.perf_counter()
+    c0 = time.process_time()
     for g in games:
         render_page(g.sheet, rng, ppc=args.ppc, theme=args.theme, pieces=g.pieces)
     dt = time.perf_counter() - t0
+    cpu = time.process_time() - c0
     print(f"cold pass: {args.pages / warm:.1f} pages/s ({warm / args.pages * 1000:.0f} ms/page)")
     print(
         f"warm pass: {args.pages / dt:.1f} pages/s ({dt / args.pages * 1000:.0f} ms/page) at ppc {args.ppc}"

@@ -348,11 +348,30 @@ def _mountain_color(
 
 
 def _mountain_bw(img: np.ndarray, lay: Layout, r: int, c: int) -> None:
-    for p in _peaks(r, c)[:2]:
-        _poly(img, lay, p, (40, 40, 40), 0.02)
-    _circle(img, lay, (c + 0.5, r + 0.72), 0.09, (250, 250, 250), -1)
-    _circle(img, lay, (c + 0.5, r + 0.72), 0.09, (60, 60, 60), 0.012)
-    _text(img, lay, "1", (c + 0.5, r + 0.72), 0.09, (60, 60, 60), cv2.FONT_HERSHEY_SIMPLEX, 0.1)
+    """Printer-friendly mountain: two outlined peaks with snow lines and a circled 1 at their foot."""
+    ink = (40, 40, 40)
+    left = [(c + 0.12, r + 0.8), (c + 0.36, r + 0.36), (c + 0.6, r + 0.8)]
+    right = [(c + 0.4, r + 0.8), (c + 0.64, r + 0.22), (c + 0.9, r + 0.8)]
+    _fill(img, lay, right, (255, 255, 255))
+    _poly(img, lay, right, ink, 0.02, closed=True)
+    _fill(img, lay, left, (255, 255, 255))
+    _poly(img, lay, left, ink, 0.02, closed=True)
+    _poly(
+        img,
+        lay,
+        [
+            (c + 0.55, r + 0.42),
+            (c + 0.6, r + 0.38),
+            (c + 0.64, r + 0.45),
+            (c + 0.68, r + 0.38),
+            (c + 0.73, r + 0.42),
+        ],
+        ink,
+        0.012,
+    )
+    _circle(img, lay, (c + 0.5, r + 0.78), 0.09, (250, 250, 250), -1)
+    _circle(img, lay, (c + 0.5, r + 0.78), 0.09, (60, 60, 60), 0.014)
+    _text(img, lay, "1", (c + 0.5, r + 0.78), 0.09, (60, 60, 60), cv2.FONT_HERSHEY_SIMPLEX, 0.1)
 
 
 def _ruins(img: np.ndarray, lay: Layout, r: int, c: int, color: tuple[int, int, int], filled: bool) -> None:
@@ -851,7 +870,7 @@ def _print_master(
     _coin_track(ink, lay, geo, side, theme)
     _season_boxes(ink, lay, geo, side, theme)
     _header(ink, lay, geo, side, theme, rng)
-    ruin_tint = (50, 50, 50) if theme == "printfriendly" else tint
+    ruin_tint = (95, 95, 95) if theme == "printfriendly" else tint
     for r, c in sorted(ruins):
         _ruins(ink, lay, r, c, ruin_tint, theme == "printfriendly")
     # opaque layer: drawn on mid-grey "paper", with its own coverage mask
