@@ -38,7 +38,9 @@ def main() -> None:
     print(
         f"warm pass: {args.pages / dt:.1f} pages/s ({dt / args.pages * 1000:.0f} ms/page) at ppc {args.ppc}"
     )
-    print(f"warm pass CPU time: {args.pages / cpu:.1f} pages/s per core ({cpu / args.pages * 1000:.0f} ms/page)")
+    print(
+        f"warm pass CPU time: {args.pages / cpu:.1f} pages/s per core ({cpu / args.pages * 1000:.0f} ms/page)"
+    )
 
 
 if __name__ == "__main__":
