@@ -258,6 +258,38 @@ def _loops(box: tuple[float, float, float, float], spacing: float) -> list[Path]
     return out
 
 
+def piece_hatch(
+    cells: Sequence[Cell], angle_deg: float, spacing: float, overrun: float, rng: np.random.Generator
+) -> list[Path]:
+    """Hatch lines across a whole piece (absolute cell units), broken where they leave its cells."""
+    grid = np.zeros((GRID_SIZE + 4, GRID_SIZE + 4), bool)  # padded by 2 so neighbours never wrap
+    for r, c in cells:
+        grid[r + 2, c + 2] = True
+    rs = [r for r, _ in cells]
+    cs = [c for _, c in cells]
+    box = (min(cs) - overrun, min(rs) - overrun, max(cs) + 1 + overrun, max(rs) + 1 + overrun)
+    out: list[Path] = []
+    for ln in _hatch(box, angle_deg, spacing, rng):
+        n = max(2, int(np.hypot(*(ln[1] - ln[0])) / 0.02))
+        pts = ln[0] + np.linspace(0, 1, n)[:, None] * (ln[1] - ln[0])
+        ci = np.clip(np.floor(pts[:, 0]).astype(int), -2, GRID_SIZE + 1) + 2
+        ri = np.clip(np.floor(pts[:, 1]).astype(int), -2, GRID_SIZE + 1) + 2
+        fx = pts[:, 0] - np.floor(pts[:, 0])
+        fy = pts[:, 1] - np.floor(pts[:, 1])
+        ok = grid[ri, ci].copy()
+        if overrun > 0:
+            # spill a little past the edge of a piece cell into its neighbours
+            ok |= grid[ri, np.clip(ci + 1, 0, GRID_SIZE + 3)] & (1 - fx < overrun)
+            ok |= grid[ri, np.clip(ci - 1, 0, GRID_SIZE + 3)] & (fx < overrun)
+            ok |= grid[np.clip(ri + 1, 0, GRID_SIZE + 3), ci] & (1 - fy < overrun)
+            ok |= grid[np.clip(ri - 1, 0, GRID_SIZE + 3), ci] & (fy < overrun)
+        edges = np.flatnonzero(np.diff(np.concatenate([[0], ok.astype(int), [0]])))
+        for a, b in zip(edges[::2], edges[1::2], strict=True):
+            if b - a >= 3:
+                out.append(np.array([pts[a], pts[b - 1]]))
+    return out
+
+
 def fill_paths(
     mode: str, hand: Hand, look: TerrainLook, rng: np.random.Generator
 ) -> tuple[list[Path], float]:
@@ -355,10 +387,23 @@ def draw_cells(
     if not cells:
         return
     box = _cells_box(lay, cells, 0.35)
+    all_cells = list(cells)
     if look.fill is not None:
         with canvas.layer(box, look.color, _alpha(hand), grain=_grain(hand)) as lyr:
             # colouring in is pressed harder than sketching: lift light hands towards full pressure
             boost = (0.5 + 0.5 * hand.pressure) / max(hand.pressure, 1e-3)
+            width = 1.6 if hand.medium == "pencil" else 1.0
+            pressure = (0.6 + 0.4 * look.density) * boost
+            if look.fill in ("hatch", "crosshatch") and len(cells) > 1 and rng.random() < 0.5:
+                # the whole piece hatched in one go: lines run on across cell borders
+                spacing = float(np.interp(look.density, [0, 1], [0.14, 0.04]))
+                if hand.medium == "marker":
+                    spacing = max(spacing, hand.width * 0.9)
+                paths = piece_hatch(cells, hand.slant + rng.normal(0, 4), spacing, hand.overrun, rng)
+                if look.fill == "crosshatch":
+                    paths += piece_hatch(cells, hand.slant + 90, spacing * 1.3, hand.overrun, rng)
+                _strokes(lyr, lay, 0, 0, paths, hand, rng, pressure=pressure, width=width)
+                cells = []
             for r, c in cells:
                 paths, solid = fill_paths(look.fill, hand, look, rng)
                 if solid:
@@ -368,21 +413,11 @@ def draw_cells(
                         (0.5 + 0.5 * hand.pressure) * solid,
                     )
                     paths = paths[1:]
-                _strokes(
-                    lyr,
-                    lay,
-                    r,
-                    c,
-                    paths,
-                    hand,
-                    rng,
-                    pressure=(0.6 + 0.4 * look.density) * boost,
-                    width=1.6 if hand.medium == "pencil" else 1.0,
-                )
+                _strokes(lyr, lay, r, c, paths, hand, rng, pressure=pressure, width=width)
     if look.icon is not None:
         color = look.color if look.icon_colored or look.fill is None else hand.graphite
         with canvas.layer(box, color, _alpha(hand), grain=_grain(hand)) as lyr:
-            for r, c in cells:
+            for r, c in all_cells:
                 paths = icon_paths(terrain, look.icon, rng)
                 s = rng.uniform(0.8, 1.05)
                 ang = np.deg2rad(rng.normal(0, 6))
