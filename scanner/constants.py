@@ -49,6 +49,10 @@ COMB_SCALE_RANGE = (0.74, 1.12)
 """Grid size relative to the candidate's size searched by the comb fit: 0.74 admits the printer-friendly
 page border as a candidate, 1.12 a candidate that cut a little into the grid."""
 
+COMB_CHIRP = 0.16
+"""Largest relative change of pitch across the grid searched by the comb fit: a candidate that is
+the curled page or a frame tilted differently than the grid leaves up to ~15 % perspective."""
+
 COMB_MIN_SCORE = 1.5
 """Minimum comb contrast (mean line response minus mean mid-cell response, relative to the profile's
 mean) for a candidate to count as an 11x11 grid; printed grids score 2.5-6, blank paper below 0.5."""
@@ -63,9 +67,10 @@ at 25 % of the frame covers about 8 %)."""
 MAX_CANDIDATES = 12
 """Candidates verified at most, largest first: bounds the time on cluttered photos."""
 
-REFINE_PASSES = ((16, 0.30), (32, 0.12), (48, 0.06))
+REFINE_PASSES = ((16, 0.30), (24, 0.12), (32, 0.10))
 """(pixels per cell, half search window in cells) of the successive grid-line refinement passes:
-the first absorbs the comb fit's error (< 0.2 cell), the last gives sub-pixel crossings."""
+the first absorbs the comb fit's error (< 0.2 cell), the last (at the photo's own resolution when that
+is lower) gives sub-pixel crossings: 1 px there is 0.03 cell and peaks are interpolated to ~0.1 px."""
 
 EDGE_LINE_WINDOW = 0.10
 """Half search window in cells for the outermost grid lines, around their extrapolation from the

@@ -20,6 +20,7 @@ from scanner.constants import (
     BLUR_MIN_SHARPNESS,
     BORDER_MARGIN,
     CANON_MARGIN,
+    COMB_CHIRP,
     COMB_MIN_LINES,
     COMB_MIN_SCORE,
     COMB_SCALE_RANGE,
@@ -39,7 +40,7 @@ from scanner.debug import DebugSink, emit
 from scanner.failure import Failure
 from scanner.geometry import GRID_SIZE
 from scanner.orient import judge, min_channel
-from scanner.rectify import apply_h, canon_matrix, canon_size, grid_homography, rectify
+from scanner.rectify import apply_h, canon_matrix, canon_size, grid_homography
 
 N = GRID_SIZE
 _NODES = np.stack(np.meshgrid(np.arange(N + 1.0), np.arange(N + 1.0), indexing="xy"), axis=-1)  # [y, x]
@@ -134,7 +135,7 @@ def locate_sheet(image: np.ndarray, *, debug: DebugSink | None = None) -> Locati
             return Failure("cut_off", "an 11x11 grid runs past the photo's edge; include the whole sheet")
         return Failure("no_sheet", "no 11x11 map grid found in the photo")
     h0 = np.diag([1.0 / scale, 1.0 / scale, 1.0]) @ best.h
-    return _finish(image, h0, debug=debug)
+    return _finish(image, h0, small=(small, scale), debug=debug)
 
 
 def locate_from_corners(
@@ -264,7 +265,7 @@ def _hull_to_quad(hull: np.ndarray, contour: np.ndarray) -> np.ndarray | None:
         dist = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
         near = pts[(dist < tol) & (along > 0.1 * length) & (along < 0.9 * length)]
         if len(near) >= 8:
-            vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
             lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
         else:
             lines.append((a, u))
@@ -321,12 +322,13 @@ def verify_candidate(grey: np.ndarray, quad: np.ndarray) -> _Fit | str | None:
         return None
     if fx is None or fy is None:
         return "partial"
-    (ox, px, sx), (oy, py, sy) = fx, fy
+    (x0, x1, sx), (y0, y1, sy) = fx, fy
     # A comb shifted by a whole cell still has 11 teeth on lines (and a label column can pass for
     # the 12th).  The crossing lines settle it: every cell span of a true grid is crossed by lines.
-    ox += px * _best_shift(ridge_h, oy, py, ox, px)
-    oy += py * _best_shift(ridge_v.T, ox, px, oy, py)
-    grid_px = np.array([[ox, oy], [ox + N * px, oy], [ox + N * px, oy + N * py], [ox, oy + N * py]])
+    px, py = (x1 - x0) / N, (y1 - y0) / N
+    sx, sy = _best_shift(ridge_v, ridge_h, x0, px, y0, py)
+    x0, x1, y0, y1 = x0 + sx * px, x1 + sx * px, y0 + sy * py, y1 + sy * py
+    grid_px = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
     cells = apply_h(np.linalg.inv(a), grid_px)
     corners = apply_h(hq, cells)
     return _Fit(h=grid_homography(corners), score=min(sx, sy))
@@ -347,70 +349,126 @@ def line_response(dark: np.ndarray, ppc: float) -> tuple[np.ndarray, np.ndarray]
     return out[0], out[1]
 
 
-def _best_shift(ridge: np.ndarray, o_across: float, p_across: float, o_along: float, p_along: float) -> int:
-    # ridge: response of lines running along x; their y teeth are o_across + j * p_across.  Returns
-    # the shift (-1, 0, 1) of the x comb: a shift swaps one end span for the span beyond the other
-    # end, and is taken when the span gained is much better covered by crossing lines than the one lost.
-    rows = np.clip(np.rint(o_across + np.arange(N + 1) * p_across).astype(int), 1, ridge.shape[0] - 2)
-    lines = np.maximum(np.maximum(ridge[rows - 1], ridge[rows]), ridge[rows + 1]).mean(axis=0)
+def _best_shift(
+    ridge_v: np.ndarray, ridge_h: np.ndarray, x0: float, px: float, y0: float, py: float
+) -> tuple[int, int]:
+    # A comb shifted by a whole cell still has 11 teeth on lines, and a label column, the coin
+    # track's edge or the frame's hatching can pass for the 12th.  Score the 2-D grid for shifts of
+    # -1, 0, 1 cell on each axis, measuring each axis' lines only across the other axis' extent:
+    # a wrong extent takes in a span without crossing lines and leaves out one with them.
+    def comb(ridge: np.ndarray, o: float, p: float, lo: float, hi: float) -> float:
+        a, b = max(round(lo), 0), min(round(hi), ridge.shape[0])
+        if b - a < 3:
+            return -np.inf
+        prof = ridge[a:b].mean(axis=0)
+        xs = np.arange(prof.size, dtype=np.float64)
+        on = np.interp(o + np.arange(N + 1.0) * p, xs, prof, left=0.0, right=0.0)
+        off = np.interp(o + (np.arange(N) + 0.5) * p, xs, prof, left=0.0, right=0.0)
+        return float(on.mean() - off.mean()) / (float(prof.mean()) + 1e-3)
 
-    def span(c: int) -> float:
-        a = round(o_along + (c + 0.2) * p_along)
-        b = round(o_along + (c + 0.8) * p_along)
-        return float(lines[a:b].mean()) if 0 <= a < b <= lines.size else 0.0
+    best, best_s = -np.inf, (0, 0)
+    for sx in (0, -1, 1):
+        for sy in (0, -1, 1):
+            xa, ya = x0 + sx * px, y0 + sy * py
+            score = comb(ridge_v, xa, px, ya, ya + N * py) + comb(ridge_h.T, ya, py, xa, xa + N * px)
+            if score > best + 1e-9:
+                best, best_s = score, (sx, sy)
+    return best_s
 
-    first, last = span(0), span(N - 1)
-    if span(-1) > 2.0 * last + 1e-6 and span(-1) > first * 0.5:
-        return -1
-    if span(N) > 2.0 * first + 1e-6 and span(N) > last * 0.5:
-        return 1
-    return 0
+
+def _teeth(off: np.ndarray, pitch: np.ndarray, chirp: np.ndarray, k: np.ndarray) -> np.ndarray:
+    # Tooth positions of combs with a linearly changing pitch (perspective the candidate's own
+    # homography did not remove); broadcasts off, pitch, chirp against k (last axis).
+    return off + pitch * k * (1.0 + chirp * (k - N / 2) / N)
+
+
+def _comb_search(
+    prof: np.ndarray, pitches: np.ndarray, offsets: np.ndarray, chirps: np.ndarray
+) -> tuple[float, float, float, float]:
+    # (score, offset, pitch, chirp) of the best comb on the grid of parameters; all 12 teeth count,
+    # so a comb shifted by a whole cell (11 teeth on lines) scores lower.
+    xs = np.arange(prof.size, dtype=np.float64)
+    p = pitches[:, None, None, None]
+    o = offsets[None, :, None, None]
+    c = chirps[None, None, :, None]
+    on = np.interp(_teeth(o, p, c, np.arange(N + 1.0)), xs, prof, left=np.nan, right=np.nan)
+    off = np.interp(_teeth(o, p, c, np.arange(N) + 0.5), xs, prof, left=np.nan, right=np.nan)
+    score = np.nan_to_num(on.mean(axis=-1) - off.mean(axis=-1), nan=-np.inf)
+    pi, oi, ci = np.unravel_index(int(np.argmax(score)), score.shape)
+    return float(score[pi, oi, ci]), float(offsets[oi]), float(pitches[pi]), float(chirps[ci])
 
 
 def _comb_fit(profile: np.ndarray) -> tuple[float, float, float] | None:
-    # Best 12-tooth comb (offset, pitch) on a line-response profile; None unless it stands out.
-    # smoothed so that a 1-px line still meets a tooth at a slightly wrong pitch
+    # Best 12-tooth comb on a line-response profile: (position of tooth 0, of tooth 11, score), or
+    # None unless it stands out.  Smoothed so that a 1-px line still meets a slightly wrong tooth.
     prof = cv2.GaussianBlur(profile.astype(np.float64).reshape(1, -1), (0, 0), sigmaX=1.0).ravel()
     spread = float(np.median(prof)) + 0.05 * float(prof.mean())  # the heavy frame must not set the scale
     if spread < 1e-3:
         return None
-    xs = np.arange(prof.size, dtype=np.float64)
-    pitches = VERIFY_PPC * np.arange(COMB_SCALE_RANGE[0], COMB_SCALE_RANGE[1], 0.01)
-    offsets = np.arange(0.0, prof.size - 1 - N * pitches[0], 0.5)
-    teeth = np.arange(N + 1.0)
-    base = offsets[None, :, None]
-    on = np.interp(base + teeth * pitches[:, None, None], xs, prof, right=np.nan)
-    off = np.interp(base + (teeth[:-1] + 0.5) * pitches[:, None, None], xs, prof, right=np.nan)
-    # all 12 teeth count, so a comb shifted by a whole cell (11 teeth on lines) scores lower
-    score = np.nan_to_num((on.mean(axis=2) - off.mean(axis=2)) / spread, nan=-np.inf)
-    pi, oi = np.unravel_index(int(np.argmax(score)), score.shape)
-    best = float(score[pi, oi])
-    off0, pitch = float(offsets[oi]), float(pitches[pi])
+    # coarse grid of (pitch, offset, chirp), then a fine one around the best coarse comb
+    pitches = VERIFY_PPC * np.arange(COMB_SCALE_RANGE[0], COMB_SCALE_RANGE[1], 0.02)
+    offsets = np.arange(0.0, prof.size - 1 - N * pitches[0] * (1 - COMB_CHIRP / 2), 1.0)
+    chirps = np.linspace(-COMB_CHIRP, COMB_CHIRP, 5)
+    best, off0, pitch, chirp = _comb_search(prof, pitches, offsets, chirps)
+    pitches = pitch + VERIFY_PPC * np.arange(-0.02, 0.021, 0.005)
+    offsets = off0 + np.arange(-1.0, 1.01, 0.25)
+    chirps = chirp + np.linspace(-COMB_CHIRP / 4, COMB_CHIRP / 4, 5)
+    best, off0, pitch, chirp = _comb_search(prof, pitches, offsets, chirps)
+    best /= spread
     if best < COMB_MIN_SCORE:
         return None
-    teeth_val = np.interp(off0 + teeth * pitch, xs, prof)
-    mids = np.interp(off0 + (teeth[:-1] + 0.5) * pitch, xs, prof)
+    xs = np.arange(prof.size, dtype=np.float64)
+    teeth_val = np.interp(_teeth(off0, pitch, chirp, np.arange(N + 1.0)), xs, prof)
+    mids = np.interp(_teeth(off0, pitch, chirp, np.arange(N) + 0.5), xs, prof)
     # a line hidden under a pencil should not sink the grid, but most teeth must stand out
     floor = float(mids.mean())
     if int((teeth_val > floor + 0.3 * (float(np.median(teeth_val)) - floor)).sum()) < COMB_MIN_LINES:
         return None
-    return off0, pitch, best
+    return off0, float(_teeth(off0, pitch, chirp, np.array(float(N)))), best
 
 
 # --------------------------------------------------------------------------------------------------
 # stage 3: refine
 
 
+Sources = list[tuple[np.ndarray, float]]
+"""The photo at several scales, ``(image, scale)`` with scale = image px per full-resolution px."""
+
+
+def warp_from(sources: Sources, h: np.ndarray, ppc: float, margin: float) -> np.ndarray:
+    """Rectify at ``ppc`` from the smallest source that still has about ``ppc`` px per cell.
+
+    Warping a 12 MP photo costs ~10x more than warping its downscaled copy (cache misses), so
+    coarse passes read the copy.
+    """
+    pitch = _pitch(h)
+    img, s = sources[-1]
+    for cand, cs in sorted(sources, key=lambda t: t[1]):
+        if pitch * cs >= 0.9 * ppc:
+            img, s = cand, cs
+            break
+    hs = np.diag([s, s, 1.0]) @ h
+    size = canon_size(ppc, margin)
+    return cv2.warpPerspective(
+        img,
+        hs @ np.linalg.inv(canon_matrix(ppc, margin)),
+        (size, size),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
 def refine_grid(
-    image: np.ndarray, h: np.ndarray, *, debug: DebugSink | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Snap a grid homography to the printed lines on the full-resolution photo.
+    sources: Sources, h: np.ndarray, *, debug: DebugSink | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Snap a grid homography to the printed lines, finishing on the full-resolution photo.
 
     Parameters
     ----------
-    image : (H, W, 3) uint8
+    sources : list of (image, scale)
+        The photo (scale 1) and optionally downscaled copies.
     h : (3, 3) array
-        Approximate cell units -> photo px.
+        Approximate cell units -> full-resolution photo px.
 
     Returns
     -------
@@ -418,10 +476,18 @@ def refine_grid(
         Least-squares homography through the crossings.
     crossings : (12, 12, 2) array
         Photo px of each crossing ``[row_line, col_line]`` in the frame of ``h``.
+    last : ndarray
+        The last pass's rectified window (grid at ``REFINE_MARGIN`` cells, about native resolution).
     """
     crossings = apply_h(h, _NODES)
-    for ppc, win in REFINE_PASSES:
-        cells = _measure_crossings(image, h, ppc, win, debug=debug)
+    last = np.zeros((1, 1, 3), np.uint8)
+    for k, (ppc, win) in enumerate(REFINE_PASSES):
+        if k == len(REFINE_PASSES) - 1:  # the last pass at the photo's own resolution, at most ppc
+            ppc = int(np.clip(round(_pitch(h)), REFINE_PASSES[0][0], ppc))
+        warped = warp_from(sources, h, ppc, REFINE_MARGIN)
+        emit(debug, f"refine_{ppc}", warped)
+        last = warped
+        cells = _measure_crossings(warped, ppc, win)
         if cells is None:
             break
         crossings = apply_h(h, cells)
@@ -430,24 +496,15 @@ def refine_grid(
         if h_new is None:
             break
         h = h_new
-    return h, crossings
+    return h, crossings, last
 
 
-def _measure_crossings(
-    image: np.ndarray, h: np.ndarray, ppc: int, win: float, *, debug: DebugSink | None = None
-) -> np.ndarray | None:
-    # Crossings in the cell units of h, measured line by line in a rectified window.
-    margin = 0.6
-    a = canon_matrix(ppc, margin)
-    size = canon_size(ppc, margin)
-    warped = cv2.warpPerspective(
-        image,
-        h @ np.linalg.inv(a),
-        (size, size),
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    emit(debug, f"refine_{ppc}", warped)
+REFINE_MARGIN = 0.6  # cells around the grid in refinement windows: room for the border-line search
+
+
+def _measure_crossings(warped: np.ndarray, ppc: int, win: float) -> np.ndarray | None:
+    # Crossings in cell units, measured line by line in a rectified window with REFINE_MARGIN.
+    margin = REFINE_MARGIN
     dark = 255.0 - min_channel(warped).astype(np.float32)
     ridge_v, ridge_h = line_response(dark, ppc)
     off = margin * ppc
@@ -455,8 +512,10 @@ def _measure_crossings(
     horiz = _line_polys(ridge_h.T, ppc, off, win)  # y of horizontal line j as a polynomial of x
     if vert is None or horiz is None:
         return None
-    vc = np.stack([np.pad(p, (3 - len(p), 0)) for p in vert])  # (12, 3), np.polyval order
-    hc = np.stack([np.pad(p, (3 - len(p), 0)) for p in horiz])
+    vc, hc = np.zeros((N + 1, 3)), np.zeros((N + 1, 3))  # np.polyval order, padded to degree 2
+    for k in range(N + 1):
+        vc[k, 3 - len(vert[k]) :] = vert[k]
+        hc[k, 3 - len(horiz[k]) :] = horiz[k]
     jj, ii = np.meshgrid(np.arange(N + 1), np.arange(N + 1), indexing="ij")
     x, y = ii.astype(np.float64), jj.astype(np.float64)
     for _ in range(3):  # fixed point: x on vertical line i at height y, y on horizontal line j at x
@@ -476,9 +535,11 @@ def _segment_profiles(ridge: np.ndarray, ppc: int, off: float) -> np.ndarray:
 
 def _line_polys(ridge: np.ndarray, ppc: int, off: float, win: float) -> list[np.ndarray] | None:
     # For the 12 lines across the x axis of `ridge`: each line's offset from its nominal place, as a
-    # polynomial of the position along it (cells).  Inner lines are measured first and give a smooth
-    # model of the whole grid; the border lines are then searched narrowly around that model (the
-    # colour frame's outer line lies just outside), and every point far from the model is dropped.
+    # polynomial of the position along it (cells).  Inner lines are measured first; a smooth model of
+    # the whole grid removes gross outliers; each line then gets its own robust fit (curl bends lines
+    # near the paper's edge more than any global model follows).  The border lines are searched
+    # narrowly around the extrapolation of their two inner neighbours: the colour frame's outer
+    # line lies just outside.
     seg = _segment_profiles(ridge, ppc, off)
     pos = np.full((N + 1, N), np.nan)
     strength = np.zeros((N + 1, N))
@@ -489,26 +550,61 @@ def _line_polys(ridge: np.ndarray, ppc: int, off: float, win: float) -> list[np.
     if model is None:
         return None
     along = np.arange(N) + 0.5
-    for i in (0, N):
-        pred = i + _model_eval(model, float(i), along)
+    fits: dict[int, np.ndarray] = {}
+    for i in range(1, N):
+        fits[i] = _fit_line(pos[i], along, model, i)
+    for i, (a, b) in ((0, (1, 2)), (N, (N - 1, N - 2))):
+        pred = 2 * (a + np.polyval(fits[a], along)) - (b + np.polyval(fits[b], along))
         pos[i], strength[i] = _peaks(seg, off + pred * ppc, EDGE_LINE_WINDOW * ppc, ppc, off)
-    _drop_weak(pos, strength)
-    model = _smooth_model(pos, range(N + 1))
-    if model is None:
+        ok = strength[i] > 0
+        pos[i][ok & (strength[i] < 0.25 * float(np.median(strength[i][ok])) if ok.any() else ok)] = np.nan
+        fits[i] = _fit_line(pos[i], along, None, i, fallback=pred - i)
+    return [fits[i] for i in range(N + 1)]
+
+
+def _robust_polyfit(t: np.ndarray, d: np.ndarray, deg: int, ok: np.ndarray) -> np.ndarray | None:
+    # Polynomial fit that first settles a straight line (so a bad end point cannot bend a parabola
+    # towards itself), then the full degree on the points that agree, with residual rejection.
+    if ok.sum() < deg + 3:
         return None
-    polys = []
-    for i in range(N + 1):
-        base = _model_poly(model, float(i))
-        resid = pos[i] - i - _model_eval(model, float(i), along)
-        ok = ~np.isnan(resid)
-        if ok.sum() >= 6:
-            corr = np.polyfit(along[ok], resid[ok], LINE_POLY_DEGREE)
-        elif ok.sum() >= 2:
-            corr = np.array([float(np.median(resid[ok]))])
-        else:
-            corr = np.zeros(1)
-        polys.append(np.polyadd(base, corr))
-    return polys
+    coef = np.polyfit(t[ok], d[ok], 1)
+    keep = ok & (np.abs(np.polyval(coef, t) - d) < 0.05)
+    for _ in range(3):
+        if keep.sum() < deg + 3:
+            return None
+        coef = np.polyfit(t[keep], d[keep], deg)
+        r = np.abs(np.polyval(coef, t) - d)
+        new = ok & (r < max(0.015, 3.0 * float(np.median(r[keep]))))
+        if (new == keep).all():
+            break
+        keep = new
+    return coef
+
+
+def _fit_line(
+    pos: np.ndarray,
+    along: np.ndarray,
+    model: np.ndarray | None,
+    i: int,
+    *,
+    fallback: np.ndarray | None = None,
+) -> np.ndarray:
+    # Line i's offset from its nominal place as a polynomial (np.polyval order) of the position
+    # along it: a robust fit of its own points; with too few, the grid model (inner lines) or the
+    # extrapolation of the inner neighbours (border lines, ``fallback``) shifted onto the points.
+    d = pos - i
+    ok = ~np.isnan(d)
+    coef = _robust_polyfit(along, d, LINE_POLY_DEGREE, ok)
+    if coef is not None:
+        return coef
+    if fallback is not None:
+        fb = np.polyfit(along, fallback, LINE_POLY_DEGREE)
+        shift = float(np.median((d - fallback)[ok])) if ok.sum() >= 2 else 0.0
+        return np.polyadd(fb, np.array([shift]))
+    base = _model_poly(model, float(i)) if model is not None else np.zeros(1)
+    if ok.sum() >= 2:
+        return np.polyadd(base, np.array([float(np.median(d[ok] - np.polyval(base, along[ok])))]))
+    return base
 
 
 def _drop_weak(pos: np.ndarray, strength: np.ndarray) -> None:
@@ -536,7 +632,7 @@ def _smooth_model(pos: np.ndarray, lines: range) -> np.ndarray | None:
         coef, *_ = np.linalg.lstsq(a, d[ok], rcond=None)
         r = np.abs(_design(ii, tt) @ coef - d)
         mad = float(np.nanmedian(r[ok]))
-        new_ok = ~np.isnan(d) & (r < max(0.03, 4.0 * mad))
+        new_ok = ~np.isnan(d) & (r < max(0.08, 4.0 * mad))
         if (new_ok == ok).all():
             break
         ok = new_ok
@@ -562,7 +658,7 @@ def _peaks(
     seg: np.ndarray, centre: np.ndarray | float, half: float, ppc: int, off: float
 ) -> tuple[np.ndarray, np.ndarray]:
     # Sub-pixel peak of each segment profile within +-half px of centre, in cells (NaN if none),
-    # and its height above the window's median.
+    # and its height above the window's mean.
     rows = seg.shape[0]
     centre = np.broadcast_to(np.asarray(centre, dtype=np.float64), (rows,))
     pos = np.full(rows, np.nan)
@@ -583,7 +679,7 @@ def _peaks(
     den = y0 - 2 * y1 + y2
     d = np.where(den < 0, 0.5 * (y0 - y2) / np.where(den < 0, den, -1.0), 0.0)
     pos[r] = (st + k + d - off) / ppc
-    strength[r] = y1 - np.median(win, axis=1)
+    strength[r] = y1 - win.mean(axis=1)
     return pos, strength
 
 
@@ -592,31 +688,38 @@ def _peaks(
 
 
 def _finish(
-    image: np.ndarray, h: np.ndarray, *, refine: bool = True, debug: DebugSink | None = None
+    image: np.ndarray,
+    h: np.ndarray,
+    *,
+    small: tuple[np.ndarray, float] | None = None,
+    refine: bool = True,
+    debug: DebugSink | None = None,
 ) -> Location | Failure:
     pitch = _pitch(h)
     if pitch < MIN_CELL_PX:
         return Failure(
             "too_small", f"the grid is only {pitch:.1f} px per cell; move closer (>= {MIN_CELL_PX:.0f})"
         )
+    sources: Sources = [small if small is not None else downscale(image), (image, 1.0)]
     if refine:
-        h, crossings = refine_grid(image, h, debug=debug)
+        h, crossings, last = refine_grid(sources, h, debug=debug)
     else:
         crossings = apply_h(h, _NODES)
+        last = warp_from(sources, h, float(np.clip(pitch, 16, 48)), REFINE_MARGIN)
     pitch = _pitch(h)
     hgt, wid = image.shape[:2]
     m = BORDER_MARGIN
     ring = apply_h(h, np.array([[-m, -m], [N + m, -m], [N + m, N + m], [-m, N + m]]))
     if (ring < 0).any() or (ring[:, 0] > wid - 1).any() or (ring[:, 1] > hgt - 1).any():
         return Failure("cut_off", "the sheet's frame runs past the photo's edge; include the whole sheet")
-    photo_corners = crossings[[0, 0, N, N], [0, N, N, 0]]
-    native = float(np.clip(pitch, 8, 48))
-    grey = min_channel(rectify(image, photo_corners, ppc=native, margin=0.0))
+    ppc_last = last.shape[0] / (N + 2 * REFINE_MARGIN)
+    o = round(REFINE_MARGIN * ppc_last)
+    grey = min_channel(last[o : last.shape[0] - o, o : last.shape[1] - o])
     sharp = sharpness(grey)
     emit(debug, "locate_grid", grey)
     if sharp < BLUR_MIN_SHARPNESS:
         return Failure("too_blurred", f"the photo is too blurred to read (sharpness {sharp:.3f}); hold still")
-    canon = rectify(image, photo_corners, ppc=ORIENT_PPC, margin=CANON_MARGIN)
+    canon = warp_from(sources, h, ORIENT_PPC, CANON_MARGIN)
     emit(debug, "locate_canonical", canon)
     verdict = judge(canon)
     if isinstance(verdict, Failure):

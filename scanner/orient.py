@@ -63,6 +63,14 @@ def side_cells(side: str) -> tuple[Cells, Cells, Cells]:
     return tuple(sorted(ps.mountains)), tuple(sorted(ps.wasteland)), tuple(sorted(ps.ruins))
 
 
+def max_channel(image: np.ndarray) -> np.ndarray:
+    """Per-pixel maximum over the colour channels (the HSV value)."""
+    if image.ndim == 2:
+        return image
+    b, g, r = cv2.split(image)
+    return cv2.max(cv2.max(b, g), r)
+
+
 def min_channel(image: np.ndarray) -> np.ndarray:
     """Per-pixel minimum over the colour channels (a grey image is returned as it is).
 
@@ -88,12 +96,9 @@ def cell_features(
         ``[2]`` the fraction of grey stroke pixels (the printer-friendly sheet's outlined mountain
         and ruins icons; coloured pencil is saturated).  All over the cell interior inset by 1/5 cell.
     """
-    img = canonical.astype(np.float32)
-    if img.ndim == 2:
-        img = img[:, :, None]
-    value = img.max(axis=2)
-    low = img.min(axis=2)
-    paper = max(float(np.percentile(value, 90)), 1.0)
+    value = max_channel(canonical).astype(np.float32)
+    low = min_channel(canonical).astype(np.float32)
+    paper = max(float(np.percentile(value[::4, ::4], 90)), 1.0)
     dark_all = (value < _DARK * paper).astype(np.float32)
     unsat = low / np.maximum(value, 1.0)
     grey_dark = np.clip(1.0 - value / paper, 0.0, 1.0) * unsat
@@ -122,8 +127,7 @@ def coin_track_score(
     if band.size == 0:
         return 0.0
     # strongest channel: gold coins on an orange band differ in green, not in the minimum channel
-    gx = np.abs(cv2.Sobel(band, cv2.CV_32F, 1, 0, ksize=3))
-    gx = (gx.max(axis=2) if gx.ndim == 3 else gx).mean(axis=0)
+    gx = max_channel(np.abs(cv2.Sobel(band, cv2.CV_32F, 1, 0, ksize=3))).mean(axis=0)
     xs = np.arange(gx.size, dtype=np.float64)
     centers = o + g.coin_centers()[:, 0] * ppc
     r = g.coin_radius * ppc
@@ -192,9 +196,10 @@ def judge(
         ``no_sheet`` when no side explains the grid (a blank grid, another game's board).
     """
     scores = np.zeros((4, len(SIDES)))
+    feats0 = cell_features(canonical, ppc=ppc, margin=margin)  # once; turned with the grid below
     for turns in range(4):
         upright = np.rot90(canonical, turns)
-        feats = cell_features(upright, ppc=ppc, margin=margin)
+        feats = np.rot90(feats0, turns, axes=(1, 2))
         coin = float(np.clip(coin_track_score(upright, ppc=ppc, margin=margin), -4.0, 4.0))
         scores[turns] = MOUNTAIN_WEIGHT * side_scores(feats) + COIN_WEIGHT * coin
     kk, ss = np.unravel_index(int(np.argmax(scores)), scores.shape)
