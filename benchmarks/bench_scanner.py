@@ -85,7 +85,8 @@ class Tally:
         return (
             f"{self.name:<16}{self.total:>6}{100 * self.found / max(self.total, 1):>9.1f}"
             f"{np.median(ce):>9.4f}{np.percentile(ce, 95):>9.3f}{np.max(ce):>9.3f}{np.max(xe):>9.3f}"
-            f"{100 * self.side_ok / f:>8.1f}{100 * self.orient_ok / f:>8.1f}{np.median(t):>8.0f}{np.max(t):>8.0f}"
+            f"{100 * self.side_ok / f:>8.1f}{100 * self.orient_ok / f:>8.1f}"
+            f"{np.median(t):>8.0f}{np.max(t):>8.0f}"
         )
 
 

@@ -376,10 +376,12 @@ def _best_shift(
     return best_s
 
 
-def _teeth(off: np.ndarray, pitch: np.ndarray, chirp: np.ndarray, k: np.ndarray) -> np.ndarray:
+def _teeth(
+    off: np.ndarray | float, pitch: np.ndarray | float, chirp: np.ndarray | float, k: np.ndarray
+) -> np.ndarray:
     # Tooth positions of combs with a linearly changing pitch (perspective the candidate's own
     # homography did not remove); broadcasts off, pitch, chirp against k (last axis).
-    return off + pitch * k * (1.0 + chirp * (k - N / 2) / N)
+    return np.asarray(off + pitch * k * (1.0 + chirp * (k - N / 2) / N))
 
 
 def _comb_search(
