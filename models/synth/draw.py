@@ -354,7 +354,7 @@ def _alpha(hand: Hand) -> float:
 
 
 def _grain(hand: Hand) -> float:
-    return 0.15 if hand.medium == "marker" else 1.0
+    return hand.grain
 
 
 def _cell_box(lay: Layout, r: int, c: int, pad: float) -> tuple[float, float, float, float]:

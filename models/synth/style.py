@@ -51,7 +51,8 @@ class Hand:
     jitter: float  # hand tremor in cell units
     overrun: float  # how far fills spill past the cell edge, cell units
     slant: float  # preferred hatching angle in degrees
-    graphite: tuple[int, int, int]  # BGR of their grey pencil
+    graphite: tuple[int, int, int]  # BGR of their grey pencil (or their pen)
+    grain: float = 1.0  # how much the paper tooth breaks the line: pencil 1, ballpoint ~0.3, marker ~0.15
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,12 @@ def _hand(rng: np.random.Generator, split: str, medium: Literal["pencil", "marke
         width = _bins(rng, split, [0.022, 0.03, 0.035, 0.045, 0.05, 0.06])
         pressure = _bins(rng, split, [0.35, 0.5, 0.58, 0.72, 0.8, 0.95])
     g = int(rng.integers(55, 110))
+    graphite = (g + int(rng.integers(0, 8)), g + int(rng.integers(0, 6)), g)
+    grain = 0.15 if medium == "marker" else 1.0
+    if medium == "pencil" and rng.random() < 0.15:
+        # some players outline and sketch with a ballpoint pen: dark blue or black, smooth line
+        graphite = (130, 60, 30) if rng.random() < 0.6 else (45, 40, 40)
+        grain, pressure = 0.3, 0.7 + 0.3 * pressure
     return Hand(
         medium=medium,
         width=width,
@@ -103,7 +110,8 @@ def _hand(rng: np.random.Generator, split: str, medium: Literal["pencil", "marke
         jitter=float(rng.uniform(0.004, 0.018)),
         overrun=float(rng.uniform(0.0, 0.12)),
         slant=float(rng.choice([45.0, 135.0, 60.0, 120.0, 30.0, 150.0]) + rng.normal(0, 8)),
-        graphite=(g + int(rng.integers(0, 8)), g + int(rng.integers(0, 6)), g),
+        graphite=graphite,
+        grain=grain,
     )
 
 
