@@ -42,6 +42,9 @@ from scanner.classify import MANIFEST, prepare
 BATCH = 128
 LEARNING_RATE = 3e-3
 WEIGHT_DECAY = 1e-4
+#: Colour augmentation: largest hue shift (degrees) and relative saturation change.
+HUE_JITTER = 8.0
+SATURATION_JITTER = 0.15
 #: Fraction of the training sheets held out for temperature scaling.
 CALIBRATION_FRACTION = 0.1
 
@@ -80,14 +83,36 @@ def channel_stats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return f.mean(axis=0).astype(np.float32), np.maximum(f.std(axis=0), 1e-3).astype(np.float32)
 
 
-def augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
-    """Cheap photometric and geometric jitter: exposure, contrast, a shift of up to 2 px."""
+def _hue_matrices(angles: torch.Tensor) -> torch.Tensor:
+    """(N, 3, 3) rotations about the grey axis: a hue shift that keeps brightness and saturation."""
+    c, s = torch.cos(angles), torch.sin(angles)
+    k = torch.full_like(angles, 1.0 / 3.0)
+    r = torch.sqrt(k)
+    # Rodrigues' rotation about the unit vector (1, 1, 1) / sqrt(3).
+    a = c + k * (1 - c)
+    b = k * (1 - c) - r * s
+    d = k * (1 - c) + r * s
+    rows = [torch.stack([a, b, d], -1), torch.stack([d, a, b], -1), torch.stack([b, d, a], -1)]
+    return torch.stack(rows, -2)
+
+
+def augment(x: torch.Tensor, gen: torch.Generator, mean: torch.Tensor, std: torch.Tensor) -> torch.Tensor:
+    """Jitter that the renderer's parameter bins leave out: exposure, contrast, a small hue shift and
+    saturation change (the eval split's pencil colours lie between the training ones), mirror images,
+    and a shift of up to 2 px (the locator's error)."""
     n = x.shape[0]
-    gain = 1.0 + 0.15 * (torch.rand(n, 1, 1, 1, generator=gen) * 2 - 1)
-    bias = 0.15 * (torch.rand(n, 1, 1, 1, generator=gen) * 2 - 1)
-    x = x * gain + bias
-    dy, dx = (int(v) for v in torch.randint(-2, 3, (2,), generator=gen))
-    return torch.roll(x, shifts=(dy, dx), dims=(2, 3))
+    u = lambda *shape: torch.rand(*shape, generator=gen) * 2 - 1  # noqa: E731
+    v = x * std + mean  # back to [0, 1] BGR
+    hue = _hue_matrices(u(n) * np.deg2rad(HUE_JITTER))
+    v = torch.einsum("nij,njhw->nihw", hue, v)
+    grey = v.mean(dim=1, keepdim=True)
+    v = grey + (v - grey) * (1.0 + SATURATION_JITTER * u(n, 1, 1, 1))
+    v = v * (1.0 + 0.15 * u(n, 1, 1, 1)) + 0.08 * u(n, 1, 1, 1)
+    flip = torch.rand(n, generator=gen) < 0.5
+    v = torch.where(flip[:, None, None, None], v.flip(3), v)
+    dy, dx = (int(t) for t in torch.randint(-2, 3, (2,), generator=gen))
+    v = torch.roll(v, shifts=(dy, dx), dims=(2, 3))
+    return (v - mean) / std
 
 
 def fit(
@@ -95,6 +120,8 @@ def fit(
     x: np.ndarray,
     labels: Sequence[np.ndarray],
     *,
+    mean: np.ndarray,
+    std: np.ndarray,
     epochs: int,
     seed: int,
     log: Callable[[str], None],
@@ -107,6 +134,8 @@ def fit(
     steps = max(1, epochs * int(np.ceil(len(x) / BATCH)))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=LEARNING_RATE, total_steps=steps)
     xt = torch.from_numpy(x)
+    mt = torch.from_numpy(mean).view(1, 3, 1, 1)
+    st = torch.from_numpy(std).view(1, 3, 1, 1)
     yt = [torch.from_numpy(y.astype(np.int64)) for y in labels]
     # Rare classes (hero, destroyed, stars) get more weight so they are not drowned by empty cells.
     weights = [_class_weights(y, len(c)) for y, c in zip(labels, task.classes, strict=True)]
@@ -118,7 +147,7 @@ def fit(
         t0 = time.perf_counter()
         for i in range(0, len(x), BATCH):
             idx = order[i : i + BATCH]
-            out = net(augment(xt[idx], gen))
+            out = net(augment(xt[idx], gen, mt, st))
             loss = sum(lf(o, y[idx]) for lf, o, y in zip(losses, out, yt, strict=False))
             opt.zero_grad()
             loss.backward()
@@ -213,7 +242,7 @@ def train_task(
     mean, std = channel_stats(train[0])
     xs = [prepare(p, task.size, mean, std) for p in (train[0], calib[0], evaluation[0])]
     t0 = time.perf_counter()
-    net = fit(task, xs[0], train[1], epochs=epochs, seed=seed, log=log)
+    net = fit(task, xs[0], train[1], mean=mean, std=std, epochs=epochs, seed=seed, log=log)
     seconds = time.perf_counter() - t0
     heads = len(task.heads)
     cal_logits = logits_of(net, xs[1], heads)
