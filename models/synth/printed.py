@@ -36,7 +36,7 @@ BAND_TINT: dict[str, tuple[int, int, int]] = {
 }
 FRAME_INK = (28, 40, 52)
 
-PAPER = (184, 199, 214)
+PAPER = (187, 203, 217)  # median paper of the reference sheets (print: hue 13, scan: hue 21)
 MOUNTAIN_BROWN = (25, 32, 78)
 GOLD = (40, 185, 235)
 PAPER_VARIANTS = 8  # cached parchment textures per side and theme
@@ -177,7 +177,10 @@ def _paper(lay: Layout, theme: str, rng: np.random.Generator) -> np.ndarray:
         base += rng.normal(0, 1.2, (h, w, 1)).astype(np.float32)
         _creases(base, rng, int(rng.integers(0, 2)))
         return base
-    tone = np.asarray(PAPER, np.float32) + rng.normal(0, 5, 3).astype(np.float32)
+    # warmer (yellower, like the scans) or cooler (pinker, like the prints), a little lighter or darker
+    warm = rng.uniform(-1, 1)
+    tone = np.asarray(PAPER, np.float32) + np.array([-7, 0, 2], np.float32) * warm
+    tone += rng.normal(0, 4) + rng.normal(0, 1.5, 3).astype(np.float32)
     img = np.empty((h, w, 3), np.float32)
     img[:] = tone
     blot = _smooth_noise(rng, (h, w), 7) * 3.0 + _smooth_noise(rng, (h, w), 23) * 1.5
@@ -588,32 +591,36 @@ def _monster_face(
     _line(img, lay, (cx + s * 0.4, cy), (cx + s * 0.15, cy + s * 0.1), color, 0.01)
 
 
+def _rounded_rect(x0: float, y0: float, x1: float, y1: float, rr: float) -> np.ndarray:
+    """Outline of a rectangle with quarter-circle corners of radius `rr`, as a closed point list."""
+    arc = np.linspace(0, np.pi / 2, 6)
+    pts = []
+    for cx, cy, start in (
+        (x1 - rr, y0 + rr, -np.pi / 2),
+        (x1 - rr, y1 - rr, 0.0),
+        (x0 + rr, y1 - rr, np.pi / 2),
+        (x0 + rr, y0 + rr, np.pi),
+    ):
+        a = start + arc
+        pts.append(np.stack([cx + rr * np.cos(a), cy + rr * np.sin(a)], 1))
+    return np.vstack(pts)
+
+
 def _season_boxes(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: str) -> None:
     bw = theme == "printfriendly"
     ink = (40, 40, 40) if bw else (60, 85, 110)
     pale: tuple[int, ...] = (170, 170, 170) if bw else SIDE_TINT.get(side, SIDE_TINT["custom"])
-    pale = tuple(int(v + (255 - v) * 0.45) for v in pale) if not bw else pale
+    pale = tuple(int(v + (255 - v) * 0.3) for v in pale) if not bw else pale
     letters = ("AB", "BC", "CD", "DA")
     for i, (x0, y0, x1, y1) in enumerate(geo.season_boxes):
         w, h = x1 - x0, y1 - y0
-        rr = 0.12
-        box = np.array(
-            [
-                (x0 + rr, y0),
-                (x1 - rr, y0),
-                (x1, y0 + rr),
-                (x1, y1 - rr),
-                (x1 - rr, y1),
-                (x0 + rr, y1),
-                (x0, y1 - rr),
-                (x0, y0 + rr),
-            ]
-        )
-        _poly(img, lay, box, ink, 0.02, closed=True)
+        rr = 0.14
+        box = _rounded_rect(x0, y0, x1, y1, rr)
+        _poly(img, lay, box, ink, 0.032, closed=True)
         xa, xb = x0 + w * 0.36, x0 + w * 0.71
-        _line(img, lay, (xa, y0), (xa, y1), ink, 0.016)
-        _line(img, lay, (xb, y0), (xb, y1), ink, 0.016)
-        _line(img, lay, (x0, y0 + h / 2), (xb, y0 + h / 2), ink, 0.016)
+        _line(img, lay, (xa, y0), (xa, y1), ink, 0.026)
+        _line(img, lay, (xb, y0), (xb, y1), ink, 0.026)
+        _line(img, lay, (x0, y0 + h / 2), (xb, y0 + h / 2), ink, 0.026)
         for k, ch in enumerate(letters[i]):
             cx = x0 + w * (0.18 + 0.355 * k)
             _text(img, lay, ch, (cx, y0 + h * 0.25), 0.28, pale, cv2.FONT_HERSHEY_COMPLEX, 0.1)
