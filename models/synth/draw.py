@@ -41,12 +41,12 @@ def icon_paths(terrain: str, variant: str, rng: np.random.Generator) -> list[Pat
     if terrain == "F":
         if variant == "lollipop":
             spots = (
-                [(0.3, 0.35), (0.68, 0.33), (0.5, 0.66)] if rng.random() < 0.7 else [(0.32, 0.4), (0.68, 0.6)]
+                [(0.3, 0.3), (0.7, 0.28), (0.5, 0.62)] if rng.random() < 0.7 else [(0.3, 0.34), (0.68, 0.56)]
             )
             for x, y in spots:
-                r = rng.uniform(0.08, 0.11)
+                r = rng.uniform(0.1, 0.13)
                 p.append(_circle_path(x, y, r, 12, 0.1, rng.uniform(0, 6)))
-                p.append(a([(x, y + r), (x + rng.normal(0, 0.01), y + r + 0.12)]))
+                p.append(a([(x, y + r), (x + rng.normal(0, 0.01), y + r + rng.uniform(0.12, 0.17))]))
         elif variant == "cloud":
             p.append(_circle_path(0.5, 0.38, 0.2, 22, 0.12, rng.uniform(0, 6)))
             p.append(a([(0.45, 0.57), (0.44, 0.82), (0.38, 0.86)]))
@@ -117,8 +117,8 @@ def icon_paths(terrain: str, variant: str, rng: np.random.Generator) -> list[Pat
                     p.append(a([q, (q[0] + 0.015, q[1] + 0.01)]))
     elif terrain == "W":
         if variant == "waves":
-            for y in np.linspace(0.28, 0.72, int(rng.integers(3, 5))):
-                p.append(_wave(0.18, 0.82, y, 0.045, 1.5))
+            for y in np.linspace(0.25, 0.75, int(rng.integers(3, 5))):
+                p.append(_wave(0.12, 0.88, y, rng.uniform(0.03, 0.05), rng.uniform(1.5, 3.0), 24))
         elif variant == "ripples":
             for y in (0.35, 0.62):
                 p.append(_wave(0.2, 0.48, y, 0.04, 1.0, 10))

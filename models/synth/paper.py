@@ -220,8 +220,20 @@ def render_page(
         for c in range(GRID_SIZE):
             if grid[r][c] != "X":
                 continue
+            # a destroyed cell of a placed piece still shows that piece's terrain under the X
+            mates = (
+                [grid[a][b] for a, b in placed[piece_of[(r, c)]] if grid[a][b] in DRAWN]
+                if (r, c) in piece_of
+                else []
+            )
             under = rng.random()
-            if under < 0.35:  # a hero destroyed a monster: the X goes over the drawn monster
+            if mates:
+                t = mates[0]
+                if t == "M" and style.ambush_by_neighbour and style.ambush_look is not None:
+                    draw.draw_cell(canvas, lay, r, c, t, style.ambush_look, style.ambush_hand, rng)
+                else:
+                    draw.draw_cell(canvas, lay, r, c, t, style.looks[t], style.hand, rng)
+            elif under < 0.35:  # a hero destroyed a monster: the X goes over the drawn monster
                 draw.draw_cell(
                     canvas, lay, r, c, "M", style.ambush_look or style.looks["M"], monster_hand, rng
                 )
@@ -239,7 +251,8 @@ def render_page(
         if not p or rng.random() > style.outline_prob:
             continue
         bnd = draw.piece_boundary(p)
-        is_amb = style.ambush_by_neighbour and all(grid[r][c] == "M" for r, c in p)
+        kinds = {grid[r][c] for r, c in p} - {"X"}
+        is_amb = style.ambush_by_neighbour and kinds == {"M"}
         (amb if is_amb else own).extend(bnd)
         for kind, line, pos in bnd:
             if kind == "h" and 0 < line < GRID_SIZE:
