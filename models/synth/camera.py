@@ -195,6 +195,8 @@ def _pose(rng: np.random.Generator, tier: Tier) -> tuple[float, float, float, fl
     """(roll, tilt, tilt axis, distance), angles in radians; roll is clockwise in the photo."""
     if rng.random() < tier.axis_aligned:
         quarter = 0 if rng.random() < tier.upright else int(rng.integers(1, 4))
+        if tier.name == "scan":  # a portrait page lies portrait on the glass: upright or upside down
+            quarter = 0 if quarter == 0 else 2
         spread = 0.4 if tier.name == "scan" else 8.0
         roll = np.deg2rad(90.0 * quarter + rng.normal(0.0, spread))
     else:
