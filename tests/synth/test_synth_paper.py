@@ -257,3 +257,25 @@ def test_bad_arguments_raise_value_errors() -> None:
         DrawStyle.random(np.random.default_rng(0), "test")
     with pytest.raises(ValueError, match="family"):
         DrawStyle.random(np.random.default_rng(0), "train", family="crayon")
+
+
+def test_rift_covers_exactly_the_wasteland_cells() -> None:
+    sheet = Sheet.blank("B")
+    page = render_page(sheet, np.random.default_rng(9), ppc=PPC)
+    paper = np.median(_gray(page))
+    blank = page.blank.astype(np.float32)
+    for r in range(GRID_SIZE):
+        for c in range(GRID_SIZE):
+            x, y = page.cells_to_page((c + 0.5, r + 0.5)).round().astype(int)
+            b, g, rr = blank[y, x]
+            grey = abs(rr - b) < 25 and (rr + g + b) / 3 < paper - 15
+            assert grey == (sheet[r, c] == Terrain.WASTELAND), (r, c)
+
+
+def test_coin_circles_are_printed_at_the_geometry_centres() -> None:
+    page = render_page(Sheet.blank("A"), np.random.default_rng(10), ppc=PPC)
+    for x, y in page.coin_centers.round().astype(int):
+        b, g, r = page.blank[y, x].astype(int)
+        assert r > 170 and b < 120 and r > g > b, (x, y)  # gold
+    assert np.allclose(page.corners[0], page.grid_origin)
+    assert np.allclose(page.corners[2], np.asarray(page.grid_origin) + 11 * PPC)
