@@ -49,6 +49,10 @@ COMB_SCALE_RANGE = (0.74, 1.12)
 """Grid size relative to the candidate's size searched by the comb fit: 0.74 admits the printer-friendly
 page border as a candidate, 1.12 a candidate that cut a little into the grid."""
 
+COMB_PARTIAL_RANGE = (0.5, 1.12)
+"""Comb scale range when looking for a cut-off grid inside an outline that runs into the photo border:
+down to 0.5 so that the page itself (grid 11 of its 19.2 cells tall) counts as such an outline."""
+
 COMB_CHIRP = 0.16
 """Largest relative change of pitch across the grid searched by the comb fit: a candidate that is
 the curled page or a frame tilted differently than the grid leaves up to ~15 % perspective."""
@@ -90,9 +94,11 @@ BORDER_MARGIN = 0.35
 """Cells beyond the grid that must lie inside the photo (the frame band is 0.19 cell wide); a sheet
 whose frame crosses the photo border is reported as cut off."""
 
-BLUR_MIN_SHARPNESS = 0.05
-"""Minimum sharpness (mean Laplacian energy of the grid lines relative to their contrast, see
-``locate.sharpness``) below which a photo is too blurred to read pencil marks."""
+BLUR_MIN_SHARPNESS = 0.15
+"""Minimum sharpness (variance of the Laplacian over the grey variance of the rectified grid, see
+``locate.sharpness``): synthetic phone photos give 1-17, the hard tier's blurriest readable ones
+~0.5; a Gaussian blur of 0.07 cell (pencil strokes smeared to mush) gives ~0.05."""
+
 
 # --- orient ------------------------------------------------------------------------------------------
 ORIENT_PPC = 24

@@ -32,7 +32,8 @@ def image_size(path: str | Path) -> tuple[int, int] | Failure:
     Returns
     -------
     (width, height) or Failure
-        ``unreadable`` when the file is missing or not an image PIL can identify.
+        ``unreadable`` when the file is missing or not an image PIL can identify, ``too_large`` when
+        PIL itself refuses the header as a decompression bomb.
     """
     try:
         with warnings.catch_warnings():
@@ -42,7 +43,10 @@ def image_size(path: str | Path) -> tuple[int, int] | Failure:
                 return int(im.width), int(im.height)
     except FileNotFoundError:
         return Failure("unreadable", f"no such file: {path}")
-    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError) as exc:
+    except Image.DecompressionBombError:
+        # PIL refuses headers above twice its own limit before reading any pixel
+        return Failure("too_large", f"{Path(path).name} announces more pixels than PIL will open")
+    except (UnidentifiedImageError, OSError, ValueError) as exc:
         return Failure("unreadable", f"not an image file: {path} ({type(exc).__name__})")
 
 

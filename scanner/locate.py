@@ -23,6 +23,7 @@ from scanner.constants import (
     COMB_CHIRP,
     COMB_MIN_LINES,
     COMB_MIN_SCORE,
+    COMB_PARTIAL_RANGE,
     COMB_SCALE_RANGE,
     EDGE_LINE_WINDOW,
     LINE_HALF_WIDTH,
@@ -122,11 +123,13 @@ def locate_sheet(image: np.ndarray, *, debug: DebugSink | None = None) -> Locati
     best: _Fit | None = None
     partial = False
     for quad, touches in zip(quads, touching, strict=True):
-        fit = verify_candidate(grey, quad)
-        if fit is None:
+        if touches:
+            # an outline running into the photo border is at best a cut-off grid (or the page
+            # around one): look for the comb on either axis, with room for the page's margins
+            partial |= verify_candidate(grey, quad, scale_range=COMB_PARTIAL_RANGE) is not None
             continue
-        if isinstance(fit, str):
-            partial |= touches
+        fit = verify_candidate(grey, quad)
+        if not isinstance(fit, _Fit):
             continue
         if best is None or fit.score > best.score:
             best = fit
@@ -248,7 +251,8 @@ def _hull_to_quad(hull: np.ndarray, contour: np.ndarray) -> np.ndarray | None:
         return None
     while len(poly) > 4:
         prev, nxt = np.roll(poly, 1, axis=0), np.roll(poly, -1, axis=0)
-        cut = 0.5 * np.abs(np.cross(poly - prev, nxt - prev))
+        u, v = poly - prev, nxt - prev
+        cut = 0.5 * np.abs(u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0])
         poly = np.delete(poly, int(np.argmin(cut)), axis=0)
     pts = contour.reshape(-1, 2).astype(np.float64)
     tol = max(2.0, 0.006 * peri)
@@ -295,7 +299,9 @@ def order_clockwise(quad: np.ndarray) -> np.ndarray:
 # stage 2: verify
 
 
-def verify_candidate(grey: np.ndarray, quad: np.ndarray) -> _Fit | str | None:
+def verify_candidate(
+    grey: np.ndarray, quad: np.ndarray, *, scale_range: tuple[float, float] = COMB_SCALE_RANGE
+) -> _Fit | str | None:
     """Check a candidate for the 11x11 comb of grid lines and return the grid it implies.
 
     Returns
@@ -316,8 +322,8 @@ def verify_candidate(grey: np.ndarray, quad: np.ndarray) -> _Fit | str | None:
     dark = 255.0 - warped.astype(np.float32)
     ridge_v, ridge_h = line_response(dark, VERIFY_PPC)
     lo, hi = round(VERIFY_PAD * VERIFY_PPC), round((VERIFY_PAD + N) * VERIFY_PPC)
-    fx = _comb_fit(ridge_v[lo:hi].mean(axis=0))
-    fy = _comb_fit(ridge_h[:, lo:hi].mean(axis=1))
+    fx = _comb_fit(ridge_v[lo:hi].mean(axis=0), scale_range)
+    fy = _comb_fit(ridge_h[:, lo:hi].mean(axis=1), scale_range)
     if fx is None and fy is None:
         return None
     if fx is None or fy is None:
@@ -400,7 +406,7 @@ def _comb_search(
     return float(score[pi, oi, ci]), float(offsets[oi]), float(pitches[pi]), float(chirps[ci])
 
 
-def _comb_fit(profile: np.ndarray) -> tuple[float, float, float] | None:
+def _comb_fit(profile: np.ndarray, scale_range: tuple[float, float]) -> tuple[float, float, float] | None:
     # Best 12-tooth comb on a line-response profile: (position of tooth 0, of tooth 11, score), or
     # None unless it stands out.  Smoothed so that a 1-px line still meets a slightly wrong tooth.
     prof = cv2.GaussianBlur(profile.astype(np.float64).reshape(1, -1), (0, 0), sigmaX=1.0).ravel()
@@ -408,7 +414,7 @@ def _comb_fit(profile: np.ndarray) -> tuple[float, float, float] | None:
     if spread < 1e-3:
         return None
     # coarse grid of (pitch, offset, chirp), then a fine one around the best coarse comb
-    pitches = VERIFY_PPC * np.arange(COMB_SCALE_RANGE[0], COMB_SCALE_RANGE[1], 0.02)
+    pitches = VERIFY_PPC * np.arange(scale_range[0], scale_range[1], 0.02)
     offsets = np.arange(0.0, prof.size - 1 - N * pitches[0] * (1 - COMB_CHIRP / 2), 1.0)
     chirps = np.linspace(-COMB_CHIRP, COMB_CHIRP, 5)
     best, off0, pitch, chirp = _comb_search(prof, pitches, offsets, chirps)

@@ -1,0 +1,76 @@
+"""locate_sheet / locate_from_corners on drawn fixture photos: corners, side, orientation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scanner_fixtures import sheet_photo
+
+from scanner import Failure, Location, locate_from_corners, locate_sheet
+from scanner.debug import png_writer
+
+
+def _cell_error(found: np.ndarray, truth: np.ndarray) -> float:
+    pitch = float(np.linalg.norm(truth[1] - truth[0])) / 11
+    return float(np.linalg.norm(found - truth, axis=1).max()) / pitch
+
+
+@pytest.mark.parametrize(
+    ("side", "turn", "tilt"),
+    [("A", 0, 0.0), ("A", 1, 0.15), ("A", 2, 0.0), ("A", 3, 0.15), ("B", 0, 0.15), ("B", 2, 0.0)],
+)
+def test_finds_grid_side_and_orientation(side: str, turn: int, tilt: float) -> None:
+    photo, truth = sheet_photo(side, turn=turn, tilt=tilt)
+    loc = locate_sheet(photo)
+    assert isinstance(loc, Location), loc
+    assert _cell_error(loc.corners, truth) < 0.05
+    assert loc.side == side
+    assert loc.orientation == 90 * turn
+    assert loc.crossings is not None and loc.crossings.shape == (12, 12, 2)
+    assert np.allclose(loc.crossings[[0, 0, 11, 11], [0, 11, 11, 0]], loc.corners)
+
+
+def test_any_angle_in_the_plane() -> None:
+    import cv2
+
+    photo, truth = sheet_photo("A", fill=0.6)
+    h, w = photo.shape[:2]
+    rot = cv2.getRotationMatrix2D((w / 2, h / 2), 37.0, 1.0)
+    turned = cv2.warpAffine(photo, rot, (w, h), borderValue=(60, 80, 100))
+    truth = truth @ rot[:, :2].T + rot[:, 2]
+    loc = locate_sheet(turned)
+    assert isinstance(loc, Location), loc
+    assert _cell_error(loc.corners, truth) < 0.05 and loc.side == "A"
+
+
+def test_hand_given_corners_are_refined() -> None:
+    photo, truth = sheet_photo("A", tilt=0.1)
+    rough = truth + np.array([[6, -5], [-4, 7], [5, 5], [-6, -4]])
+    loc = locate_from_corners(photo, rough)
+    assert isinstance(loc, Location), loc
+    assert _cell_error(loc.corners, truth) < 0.05
+    assert loc.orientation == 0 and loc.side == "A"
+
+
+def test_hand_given_corners_in_the_wrong_order_follow_the_print() -> None:
+    photo, truth = sheet_photo("B")
+    loc = locate_from_corners(photo, np.roll(truth, 1, axis=0))  # the user started at K1
+    assert isinstance(loc, Location), loc
+    assert _cell_error(loc.corners, truth) < 0.05 and loc.side == "B"
+
+
+def test_debug_sink_receives_stage_images(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    photo, _ = sheet_photo("A")
+    names: list[str] = []
+    loc = locate_sheet(photo, debug=lambda name, img: names.append(name))
+    assert loc and {"locate_candidates", "locate_canonical"} <= set(names)
+    locate_sheet(photo, debug=png_writer(tmp_path))
+    assert any(p.name.endswith("_locate_canonical.png") for p in tmp_path.iterdir())
+
+
+def test_location_repr_is_one_readable_line() -> None:
+    photo, _ = sheet_photo("A")
+    loc = locate_sheet(photo)
+    assert not isinstance(loc, Failure)
+    text = repr(loc)
+    assert text.startswith("Location(corners=[") and "side='A'" in text and "\n" not in text
