@@ -22,7 +22,7 @@ THEMES = ("color", "printfriendly")
 # Printed ink tints (BGR), sampled by eye and pipette from the reference sheets.
 SIDE_TINT: dict[str, tuple[int, int, int]] = {
     "A": (49, 151, 210),  # orange
-    "B": (106, 121, 146),  # grey-green
+    "B": (118, 126, 124),  # grey-green
     "C": (70, 120, 60),  # plausible: green
     "D": (150, 100, 70),  # plausible: slate blue
     "custom": (90, 110, 140),
@@ -436,10 +436,24 @@ def _rift_mask(lay: Layout, rng: np.random.Generator, cells: frozenset[Cell], sh
     inside = cv2.distanceTransform(m, cv2.DIST_L2, 3)
     outside = cv2.distanceTransform(255 - m, cv2.DIST_L2, 3)
     sd = inside - outside - shrink * lay.ppc
+    fine = _smooth_noise(rng, (h, w), 300)
+    # torn paper: a wavy edge with sharp splinters sticking in and out
     ragged = (
-        _smooth_noise(rng, (h, w), 60) * 0.05 * lay.ppc + _smooth_noise(rng, (h, w), 140) * 0.025 * lay.ppc
-    )
-    return ((sd + ragged) > 0).astype(np.float32)
+        _smooth_noise(rng, (h, w), 60) * 0.025
+        + _smooth_noise(rng, (h, w), 140) * 0.03
+        + fine * np.abs(fine) * 0.02
+    ) * lay.ppc
+    hole = ((sd + ragged) > 0).astype(np.uint8)
+    # keep the hole in one piece per connected group of cells: drop specks and pinholes
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(hole, connectivity=4)
+    keep = np.zeros(n, bool)
+    keep[1:] = stats[1:, cv2.CC_STAT_AREA] > 0.1 * lay.ppc * lay.ppc
+    hole = keep[lab].astype(np.uint8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(1 - hole, connectivity=4)
+    small = np.zeros(n, bool)
+    small[1:] = stats[1:, cv2.CC_STAT_AREA] < 0.1 * lay.ppc * lay.ppc
+    hole[small[lab]] = 1
+    return hole.astype(np.float32)
 
 
 def _rift_color(
@@ -455,29 +469,31 @@ def _rift_color(
         return
     u8 = (hole * 255).astype(np.uint8)
     h, w = hole.shape
-    grow = max(1, round(lay.ppc * 0.08))
-    rim = cv2.GaussianBlur(cv2.dilate(u8, np.ones((3, 3), np.uint8), iterations=grow), (0, 0), lay.ppc * 0.03)
-    rim_f = (rim.astype(np.float32) / 255 - hole).clip(0, 1)
-    ink[:] = (
-        ink.astype(np.float32) * (1 - rim_f[..., None] * np.array([0.16, 0.1, 0.03], np.float32))
-    ).astype(np.uint8)
+    # torn rim: pale peach paper fibres just outside the hole, wider in places
+    grow = max(1, round(lay.ppc * 0.1))
+    rim = cv2.dilate(u8, np.ones((3, 3), np.uint8), iterations=grow).astype(np.float32) / 255
+    rim *= np.clip(0.5 + _smooth_noise(rng, (h, w), 80) * 0.6, 0, 1)
+    rim_f = (cv2.GaussianBlur(rim, (0, 0), lay.ppc * 0.02) - hole).clip(0, 1) * 0.75
+    del ink
     # brown streaks hang down from the upper edges: vertical structure, strongest near the top
-    streak = cv2.resize(rng.standard_normal((1, max(2, w // 4))).astype(np.float32), (w, h))
+    streak = cv2.resize(rng.standard_normal((1, max(2, w // 3))).astype(np.float32), (w, h))
+    streak = np.clip(streak * 0.7 + 0.35, 0, 1.3)
     depth = np.zeros((h, w), np.float32)
     run = np.zeros(w, np.float32)
     for y in range(h):
         run = np.where(hole[y] > 0, run + 1, 0)
         depth[y] = run
     depth /= lay.ppc
-    brown = (np.exp(-depth / 0.35) * (0.45 + 0.55 * np.abs(streak)))[..., None] * np.array(
-        [70, 50, 15], np.float32
-    )
+    brown = (np.exp(-depth / rng.uniform(0.3, 0.5)) * streak)[..., None] * np.array([95, 75, 35], np.float32)
     mottle = _smooth_noise(rng, (h, w), 20)[..., None] * 6
     floor = np.asarray(tone, np.float32) + mottle - brown
     paint[:] = np.where(hole[..., None] > 0, floor, paint)
+    peach = rim_f > 0.01
+    paint[peach] = (176, 198, 226)
     edge = cv2.morphologyEx(u8, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
     edge = cv2.dilate(edge, np.ones((2, 2), np.uint8)) if lay.ppc > 40 else edge
     paint[edge > 0] = (40, 40, 48)
+    hole[:] = np.maximum(hole, rim_f)
     hole[edge > 0] = 1.0
 
 
@@ -976,7 +992,8 @@ def printed_blank(
     ink, paint, cover = _print_master(side, theme, mountains, wasteland, ruins, mppc)
     cover_box = _cover_box(side, theme, mountains, wasteland, ruins, mppc)
     # printing ink multiplies into the paper
-    img = cv2.multiply(_resample(paper, scale, size), _resample(ink, scale, size), scale=1.0 / 255.0)
+    paper_px = _resample(paper, scale, size)
+    img = cv2.multiply(paper_px, _resample(ink, scale, size), scale=1.0 / 255.0)
     if cover_box is not None:
         x0 = max(0, int(cover_box[0] * scale) - 2)
         y0 = max(0, int(cover_box[1] * scale) - 2)
@@ -992,7 +1009,8 @@ def printed_blank(
         top = cv2.warpAffine(src_p, m, sub, flags=cv2.INTER_LINEAR).astype(np.float32)
         roi = img[y0:y1, x0:x1].astype(np.float32)
         # opaque paint keeps a little of the paper's mottling, as printed ink on parchment does
-        shade = np.clip(roi.mean(axis=2, keepdims=True) / np.float32(np.mean(PAPER)), 0.85, 1.1)
+        under = paper_px[y0:y1, x0:x1].astype(np.float32).mean(axis=2, keepdims=True)
+        shade = np.clip(under / np.float32(np.mean(PAPER) if theme == "color" else 246.0), 0.85, 1.1)
         img[y0:y1, x0:x1] = np.clip(roi + a * (top * shade - roi) + 0.5, 0, 255).astype(np.uint8)
     protect: np.ndarray = np.zeros((lay.height, lay.width), np.float32)
     inset = 0.14

@@ -263,13 +263,13 @@ def test_rift_covers_exactly_the_wasteland_cells() -> None:
     sheet = Sheet.blank("B")
     page = render_page(sheet, np.random.default_rng(9), ppc=PPC)
     paper = np.median(_gray(page))
-    blank = page.blank.astype(np.float32)
     for r in range(GRID_SIZE):
         for c in range(GRID_SIZE):
-            x, y = page.cells_to_page((c + 0.5, r + 0.5)).round().astype(int)
-            b, g, rr = blank[y, x]
-            grey = abs(rr - b) < 25 and (rr + g + b) / 3 < paper - 15
-            assert grey == (sheet[r, c] == Terrain.WASTELAND), (r, c)
+            # skip the printed icons that sit in the middle of a cell
+            if (r, c) in sheet.ruins or sheet[r, c] == Terrain.MOUNTAIN:
+                continue
+            dark = _at(page, c + 0.5, r + 0.5, img=page.blank, r=2) < paper - 25
+            assert dark == (sheet[r, c] == Terrain.WASTELAND), (r, c)
 
 
 def test_coin_circles_are_printed_at_the_geometry_centres() -> None:
