@@ -256,8 +256,12 @@ class Photo:
 
     def page_to_photo(self, pts: np.ndarray) -> np.ndarray:
         """Map page px points (N, 2) to photo px through the curl and the homography."""
-        flat = self.warp.unwarp(np.asarray(pts, np.float64).reshape(-1, 2))
-        return np.asarray(cv2.perspectiveTransform(flat.reshape(-1, 1, 2), self.homography).reshape(-1, 2))
+        return _to_photo(self.homography, self.warp, pts)
+
+
+def _to_photo(hom: np.ndarray, warp: PaperWarp, pts: np.ndarray) -> np.ndarray:
+    flat = warp.unwarp(np.asarray(pts, np.float64).reshape(-1, 2))
+    return np.asarray(cv2.perspectiveTransform(flat.reshape(-1, 1, 2), hom).reshape(-1, 2))
 
 
 def page_landmarks(page: PageLike) -> tuple[np.ndarray, np.ndarray]:
@@ -381,6 +385,123 @@ def _depth_blur(img: np.ndarray, hom: np.ndarray, page_size: tuple[int, int], si
     return np.asarray(cv2.blendLinear(img, blurred, 1.0 - alpha, alpha))
 
 
+@dataclass(frozen=True, eq=False)
+class _View:
+    """Where the page lands: the flat homography, the curl, and the coarse page-coordinate map."""
+
+    hom: np.ndarray
+    warp: PaperWarp
+    step: int  # coarse map spacing, photo px (odd)
+    sx: np.ndarray  # page x shown at coarse node (i, j) = photo px (j * step, i * step)
+    sy: np.ndarray
+    inside: np.ndarray  # 1.0 where a coarse node shows the paper
+    cell: float  # rough photo px per cell
+
+
+def _view(page: PageLike, rng: np.random.Generator, t: Tier, size: tuple[int, int]) -> _View:
+    """Random pose and paper shape for ``page`` in a frame of ``size``."""
+    ph, pw = page.image.shape[:2]
+    w, h = size
+    g = geometry()
+    must = np.asarray(page.grid_origin) + page.ppc * np.array(
+        [[-0.3, -0.3], [GRID_SIZE + 0.3, -0.3], [GRID_SIZE + 0.3, g.coin_y + 0.5], [-0.3, g.coin_y + 0.5]])
+    hom = _place(rng, t, (pw, ph), size, must)
+    warp = random_warp(rng, t, (pw, ph), page.ppc)
+    step = int(np.clip(max(w, h) // 400, 2, 8)) | 1  # odd: coarse nodes land on whole pixels
+    sx, sy = _coarse_map(hom, warp, size, step)
+    inside = ((sx > -0.5) & (sx < pw - 0.5) & (sy > -0.5) & (sy < ph - 0.5)).astype(np.float32)
+    scale = _local_scale(hom, np.array([[0, 0], [pw - 1, 0], [pw - 1, ph - 1], [0, ph - 1]], np.float64))
+    return _View(hom, warp, step, sx, sy, inside, page.ppc * scale / 1.15)
+
+
+def _lay_page(img: np.ndarray, page_img: np.ndarray, view: _View) -> None:
+    """Resample the page into ``img`` in place, only inside the page's bounding box."""
+    h, w = img.shape[:2]
+    ph, pw = page_img.shape[:2]
+    # Sample from a pre-shrunk page when the photo shows it smaller (bilinear resampling would alias).
+    corners = np.array([[0, 0], [pw - 1, 0], [pw - 1, ph - 1], [0, ph - 1]], np.float64)
+    prescale = min(1.0, 1.3 * _local_scale(view.hom, corners))
+    small = page_img if prescale >= 1.0 else cv2.resize(
+        page_img, (max(2, round(pw * prescale)), max(2, round(ph * prescale))), interpolation=cv2.INTER_AREA)
+    k = small.shape[1] / pw
+    inside, step = view.inside, view.step
+    rows, cols = np.nonzero(inside.any(1))[0], np.nonzero(inside.any(0))[0]
+    i0, i1 = max(0, int(rows[0]) - 1), min(inside.shape[0] - 1, int(rows[-1]) + 1)
+    j0, j1 = max(0, int(cols[0]) - 1), min(inside.shape[1] - 1, int(cols[-1]) + 1)
+    x0, y0 = j0 * step, i0 * step
+    x1, y1 = min(w, j1 * step), min(h, i1 * step)
+    roi = img[y0:y1, x0:x1]
+    if view.warp.curls or view.warp.fold is not None:
+        mapx, mapy = _full_maps(view.sx[i0:i1 + 1, j0:j1 + 1], view.sy[i0:i1 + 1, j0:j1 + 1],
+                                (x1 - x0, y1 - y0), k, step)
+        fixed = cv2.convertMaps(mapx, mapy, cv2.CV_16SC2)
+        cv2.remap(small, fixed[0], fixed[1], cv2.INTER_LINEAR, dst=roi, borderMode=cv2.BORDER_TRANSPARENT)
+    else:  # flat paper: one projective warp, no maps
+        to_small = np.array([[k, 0, (k - 1) / 2], [0, k, (k - 1) / 2], [0, 0, 1]])
+        shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+        cv2.warpPerspective(small, shift @ view.hom @ np.linalg.inv(to_small), (x1 - x0, y1 - y0), dst=roi,
+                            flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+
+
+def _stage(page: PageLike, rng: np.random.Generator, t: Tier, view: _View,
+           size: tuple[int, int]) -> np.ndarray:
+    """The table, clutter under the page, the page's shadow, and the page itself."""
+    img = scene.table(rng, size, str(rng.choice(t.tables)))
+    if t.name != "scan":
+        under = scene.random_items(rng, size, view.cell, int(rng.integers(0, t.clutter + 1)))
+        scene.draw_items(img, under, view.cell)
+        _apply_gain(img, 1.0 - 0.35 * cv2.GaussianBlur(np.roll(view.inside, (1, 1), (0, 1)), (0, 0), 1.5))
+    _lay_page(img, np.asarray(page.image), view)
+    return img
+
+
+def _lens(img: np.ndarray, rng: np.random.Generator, t: Tier, view: _View,
+          page_size: tuple[int, int]) -> np.ndarray:
+    """Defocus, motion blur, depth of field, in-camera sharpening."""
+    cell = view.cell
+    img = _soften(img, cell * rng.uniform(*t.defocus),
+                  cell * rng.uniform(*t.motion) if rng.random() < t.motion_chance else 0.0,
+                  rng.uniform(0, np.pi))
+    if t.name != "scan" and rng.random() < DEPTH_BLUR_CHANCE:
+        img = _depth_blur(img, view.hom, page_size, cell * rng.uniform(0.02, 0.06), rng)
+    if t.name in ("phone", "hard") and rng.random() < SHARPEN_CHANCE:  # phone pipelines sharpen: halos
+        halo = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.8, 2.0))
+        amount = rng.uniform(0.3, 1.0)
+        img = cv2.addWeighted(img, 1.0 + amount, halo, -amount, 0.0)
+    return img
+
+
+def _light(img: np.ndarray, rng: np.random.Generator, t: Tier, view: _View, ppc: float) -> None:
+    """Uneven light, hand/phone shadows, the fold's shading and glare, in place."""
+    h, w = img.shape[:2]
+    light = scene.random_light(
+        rng, (w, h), gradient=t.gradient, vignette=t.vignette * rng.random(),
+        shadows=int(rng.integers(0, t.shadows + 1)), shadow_depth=t.shadow_depth,
+        glare=t.glare * rng.uniform(0.3, 1.0) if rng.random() < t.glare_chance else 0.0, cast=t.cast)
+    _apply_gain(img, light.gain * rng.uniform(*t.exposure))
+    if view.warp.fold is not None:  # one side of the crease faces the light a little less; the crease is dark
+        nx, ny, off, _ = view.warp.fold
+        s = (nx * view.sx + ny * view.sy - off) / ppc  # cells from the crease
+        crease = np.exp(-((s / max(0.05, 1.5 * view.step / view.cell)) ** 2))  # >= 1.5 coarse nodes wide
+        shade = (1.0 - (1.0 - view.warp.fold_shade) * (s > 0)) * (1.0 - 0.15 * crease)
+        _apply_gain(img, (1.0 - (1.0 - shade) * view.inside).astype(np.float32))  # on the paper only
+    if light.glare.max() > 0.5:
+        flare = cv2.resize(np.clip(light.glare, 0, 255).astype(np.uint8), (w, h),
+                           interpolation=cv2.INTER_LINEAR)
+        cv2.add(img, cv2.cvtColor(flare, cv2.COLOR_GRAY2BGR), dst=img)
+
+
+def _sensor(img: np.ndarray, rng: np.random.Generator, t: Tier) -> tuple[np.ndarray, bytes]:
+    """Sensor noise and JPEG compression: the decoded image and the JPEG bytes."""
+    h, w = img.shape[:2]
+    cv2.add(img, _noise(rng, (w, h), rng.uniform(*t.noise)), dst=img, dtype=cv2.CV_8U)
+    quality = int(rng.integers(t.jpeg[0], t.jpeg[1] + 1))
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise CameraError("JPEG encoding failed")
+    return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), dtype=np.uint8), buf.tobytes()
+
+
 def photograph(page: PageLike, rng: np.random.Generator, *, tier: str = "phone",
                size: tuple[int, int] | None = None) -> Photo:
     """Photograph ``page`` on a table as a ``tier`` camera would.
@@ -399,91 +520,16 @@ def photograph(page: PageLike, rng: np.random.Generator, *, tier: str = "phone",
     if tier not in TIERS:
         raise CameraError(f"unknown tier {tier!r}; choose one of {', '.join(TIERS)}")
     t = TIERS[tier]
-    src = np.asarray(page.image)
-    ph, pw = src.shape[:2]
-    w, h = size if size is not None else choose_size(rng, t)
+    ph, pw = page.image.shape[:2]
+    frame = size if size is not None else choose_size(rng, t)
+    view = _view(page, rng, t, frame)
+    img = _stage(page, rng, t, view, frame)
+    img = _lens(img, rng, t, view, (pw, ph))
+    _light(img, rng, t, view, page.ppc)
+    image, jpeg = _sensor(img, rng, t)
+
     corners_page, coins_page = page_landmarks(page)
-    g = geometry()
-    must = np.asarray(page.grid_origin) + page.ppc * np.array(
-        [[-0.3, -0.3], [GRID_SIZE + 0.3, -0.3], [GRID_SIZE + 0.3, g.coin_y + 0.5], [-0.3, g.coin_y + 0.5]])
-    hom = _place(rng, t, (pw, ph), (w, h), must)
-    warp = random_warp(rng, t, (pw, ph), page.ppc)
-
-    # Sample from a pre-shrunk page when the photo shows it smaller (bilinear remap would alias).
-    scale = _local_scale(hom, np.array([[0, 0], [pw - 1, 0], [pw - 1, ph - 1], [0, ph - 1]], np.float64))
-    prescale = min(1.0, 1.3 * scale)
-    small = src if prescale >= 1.0 else cv2.resize(
-        src, (max(2, round(pw * prescale)), max(2, round(ph * prescale))), interpolation=cv2.INTER_AREA)
-    prescale_x = small.shape[1] / pw
-    step = int(np.clip(max(w, h) // 400, 2, 8)) | 1  # odd: coarse nodes land on whole pixels
-    sx, sy = _coarse_map(hom, warp, (w, h), step)
-
-    cell = page.ppc * scale / 1.15  # rough photo px per cell, for clutter and blur sizes
-    img = scene.table(rng, (w, h), str(rng.choice(t.tables)))
-    # The page's own shadow on the table, and clutter under the page.
-    inside = ((sx > -0.5) & (sx < pw - 0.5) & (sy > -0.5) & (sy < ph - 0.5)).astype(np.float32)
-    if tier != "scan":
-        under = scene.random_items(rng, (w, h), cell, int(rng.integers(0, t.clutter + 1)))
-        scene.draw_items(img, under, cell)
-        shade = 1.0 - 0.35 * cv2.GaussianBlur(np.roll(inside, (1, 1), (0, 1)), (0, 0), 1.5)
-        _apply_gain(img, shade)
-    # Only the page's bounding box is resampled (coarse node (i, j) is photo px (j * step, i * step)).
-    rows, cols = np.nonzero(inside.any(1))[0], np.nonzero(inside.any(0))[0]
-    i0, i1 = max(0, int(rows[0]) - 1), min(inside.shape[0] - 1, int(rows[-1]) + 1)
-    j0, j1 = max(0, int(cols[0]) - 1), min(inside.shape[1] - 1, int(cols[-1]) + 1)
-    x0, y0 = j0 * step, i0 * step
-    x1, y1 = min(w, j1 * step), min(h, i1 * step)
-    roi = img[y0:y1, x0:x1]
-    if warp.curls or warp.fold is not None:
-        mapx, mapy = _full_maps(sx[i0:i1 + 1, j0:j1 + 1], sy[i0:i1 + 1, j0:j1 + 1], (x1 - x0, y1 - y0),
-                                prescale_x, step)
-        fixed = cv2.convertMaps(mapx, mapy, cv2.CV_16SC2)
-        cv2.remap(small, fixed[0], fixed[1], cv2.INTER_LINEAR, dst=roi, borderMode=cv2.BORDER_TRANSPARENT)
-    else:  # flat paper: one projective warp, no maps
-        k = prescale_x
-        to_small = np.array([[k, 0, (k - 1) / 2], [0, k, (k - 1) / 2], [0, 0, 1]])
-        shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-        cv2.warpPerspective(small, shift @ hom @ np.linalg.inv(to_small), (x1 - x0, y1 - y0), dst=roi,
-                            flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
-
-    img = _soften(img, cell * rng.uniform(*t.defocus),
-                  cell * rng.uniform(*t.motion) if rng.random() < t.motion_chance else 0.0,
-                  rng.uniform(0, np.pi))
-    if tier != "scan" and rng.random() < DEPTH_BLUR_CHANCE:
-        img = _depth_blur(img, hom, (pw, ph), cell * rng.uniform(0.02, 0.06), rng)
-    if tier in ("phone", "hard") and rng.random() < SHARPEN_CHANCE:  # phone pipelines sharpen: halos
-        halo = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.8, 2.0))
-        amount = rng.uniform(0.3, 1.0)
-        img = cv2.addWeighted(img, 1.0 + amount, halo, -amount, 0.0)
-
-    light = scene.random_light(
-        rng, (w, h), gradient=t.gradient, vignette=t.vignette * rng.random(),
-        shadows=int(rng.integers(0, t.shadows + 1)), shadow_depth=t.shadow_depth,
-        glare=t.glare * rng.uniform(0.3, 1.0) if rng.random() < t.glare_chance else 0.0, cast=t.cast)
-    gain = light.gain * rng.uniform(*t.exposure)
-    _apply_gain(img, gain)
-    if warp.fold is not None:  # one side of the crease faces the light a little less; the crease is dark
-        nx, ny, off, _ = warp.fold
-        s = (nx * sx + ny * sy - off) / page.ppc  # cells from the crease
-        crease = np.exp(-((s / max(0.05, 1.5 * step / cell)) ** 2))  # at least 1.5 coarse nodes wide
-        shade = (1.0 - (1.0 - warp.fold_shade) * (s > 0)) * (1.0 - 0.15 * crease)
-        _apply_gain(img, (1.0 - (1.0 - shade) * inside).astype(np.float32))  # on the paper only
-    if light.glare.max() > 0.5:
-        flare = cv2.resize(np.clip(light.glare, 0, 255).astype(np.uint8), (w, h),
-                           interpolation=cv2.INTER_LINEAR)
-        cv2.add(img, cv2.cvtColor(flare, cv2.COLOR_GRAY2BGR), dst=img)
-    cv2.add(img, _noise(rng, (w, h), rng.uniform(*t.noise)), dst=img, dtype=cv2.CV_8U)
-
-    quality = int(rng.integers(t.jpeg[0], t.jpeg[1] + 1))
-    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    if not ok:
-        raise CameraError("JPEG encoding failed")
-    jpeg = buf.tobytes()
-    decoded = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), dtype=np.uint8)
-
-    photo = Photo(image=decoded, corners=np.zeros((4, 2)), coin_centers=np.zeros((14, 2)), homography=hom,
-                  orientation=0, tier=tier, jpeg=jpeg, warp=warp)
-    corners = photo.page_to_photo(corners_page)
-    coins = photo.page_to_photo(coins_page)
-    return Photo(image=decoded, corners=corners, coin_centers=coins, homography=hom,
-                 orientation=orientation_of(corners), tier=tier, jpeg=jpeg, warp=warp)
+    corners = _to_photo(view.hom, view.warp, corners_page)
+    return Photo(image=image, corners=corners, coin_centers=_to_photo(view.hom, view.warp, coins_page),
+                 homography=view.hom, orientation=orientation_of(corners), tier=tier, jpeg=jpeg,
+                 warp=view.warp)
