@@ -64,18 +64,37 @@ class Tier:
 
 # Tuning constants of the simulator, one place. The phone tier is the scanner's main target.
 TIERS: dict[str, Tier] = {
-    "scan": Tier("scan", (2.0, 9.0), (1.414, 1.294), 1.0, (0.85, 0.97), 0.0, 1.0, 0.85, (3.0, 3.0),
-                 (0.0, 0.01), (0.0, 0.0), 0.0, (0.5, 2.0), (0.97, 1.03), (80, 95), 0.0, 0.0, 0.0,
-                 0, 0.0, 0.0, 0.0, 0.03, 0.02, 0.01, 0, ("scanner",)),
-    "phone": Tier("phone", (1.5, 12.0), (4 / 3, 4 / 3, 16 / 9, 3 / 2, 1.0), 0.6, (0.6, 0.95), 30.0, 0.6,
-                  0.6, (1.2, 3.0), (0.0, 0.03), (0.0, 0.04), 0.25, (1.0, 5.0), (0.8, 1.1), (60, 95), 0.5,
-                  0.5, 0.15, 2, 0.35, 90.0, 0.25, 0.3, 0.2, 0.05, 5, ("wood", "wood", "cloth", "plain")),
-    "webcam": Tier("webcam", (0.9, 2.1), (16 / 9, 4 / 3), 0.0, (0.45, 0.9), 35.0, 0.5, 0.5, (1.1, 2.5),
-                   (0.01, 0.05), (0.0, 0.06), 0.4, (3.0, 9.0), (0.45, 0.9), (50, 85), 0.4, 0.4, 0.1, 2,
-                   0.4, 60.0, 0.2, 0.4, 0.35, 0.08, 4, ("wood", "cloth", "plain")),
-    "hard": Tier("hard", (1.0, 12.0), (4 / 3, 16 / 9, 3 / 2, 1.0, 2.0), 0.5, (0.25, 0.95), 45.0, 0.2, 0.25,
-                 (1.0, 3.0), (0.02, 0.07), (0.0, 0.12), 0.6, (4.0, 12.0), (0.4, 1.25), (50, 80), 0.9, 0.7,
-                 0.3, 3, 0.55, 160.0, 0.5, 0.55, 0.45, 0.1, 8, ("wood", "cloth", "plain")),
+    "scan": Tier(
+        name="scan", megapixels=(2.0, 9.0), aspects=(1.414, 1.294), portrait=1.0, fill=(0.85, 0.97),
+        tilt=0.0, axis_aligned=1.0, upright=0.85, distance=(3.0, 3.0), defocus=(0.0, 0.01),
+        motion=(0.0, 0.0), motion_chance=0.0, noise=(0.5, 2.0), exposure=(0.97, 1.03), jpeg=(80, 95),
+        curl=0.0, curl_chance=0.0, fold_chance=0.0, shadows=0, shadow_depth=0.0, glare=0.0,
+        glare_chance=0.0, gradient=0.03, vignette=0.02, cast=0.01, clutter=0, tables=("scanner",),
+    ),
+    "phone": Tier(
+        name="phone", megapixels=(1.5, 12.0), aspects=(4 / 3, 4 / 3, 16 / 9, 3 / 2, 1.0), portrait=0.6,
+        fill=(0.6, 0.95), tilt=30.0, axis_aligned=0.6, upright=0.6, distance=(1.2, 3.0),
+        defocus=(0.0, 0.03), motion=(0.0, 0.04), motion_chance=0.25, noise=(1.0, 5.0), exposure=(0.8, 1.1),
+        jpeg=(60, 95), curl=0.5, curl_chance=0.5, fold_chance=0.15, shadows=2, shadow_depth=0.35,
+        glare=90.0, glare_chance=0.25, gradient=0.3, vignette=0.2, cast=0.05, clutter=5,
+        tables=("wood", "wood", "cloth", "plain"),
+    ),
+    "webcam": Tier(
+        name="webcam", megapixels=(0.9, 2.1), aspects=(16 / 9, 4 / 3), portrait=0.0, fill=(0.45, 0.9),
+        tilt=35.0, axis_aligned=0.5, upright=0.5, distance=(1.1, 2.5), defocus=(0.01, 0.05),
+        motion=(0.0, 0.06), motion_chance=0.4, noise=(3.0, 9.0), exposure=(0.45, 0.9), jpeg=(50, 85),
+        curl=0.4, curl_chance=0.4, fold_chance=0.1, shadows=2, shadow_depth=0.4, glare=60.0,
+        glare_chance=0.2, gradient=0.4, vignette=0.35, cast=0.08, clutter=4,
+        tables=("wood", "cloth", "plain"),
+    ),
+    "hard": Tier(
+        name="hard", megapixels=(1.0, 12.0), aspects=(4 / 3, 16 / 9, 3 / 2, 1.0, 2.0), portrait=0.5,
+        fill=(0.25, 0.95), tilt=45.0, axis_aligned=0.2, upright=0.25, distance=(1.0, 3.0),
+        defocus=(0.02, 0.07), motion=(0.0, 0.12), motion_chance=0.6, noise=(4.0, 12.0),
+        exposure=(0.4, 1.25), jpeg=(50, 80), curl=0.9, curl_chance=0.7, fold_chance=0.3, shadows=3,
+        shadow_depth=0.55, glare=160.0, glare_chance=0.5, gradient=0.55, vignette=0.45, cast=0.1,
+        clutter=8, tables=("wood", "cloth", "plain"),
+    ),
 }
 
 
