@@ -346,6 +346,7 @@ def _strokes(
         jitter=hand.jitter * lay.ppc,
         step=max(2.0, lay.ppc * 0.06),
         lift=0.2 if hand.medium == "pencil" else 0.05,
+        layered=hand.medium == "marker",
     )
 
 
@@ -426,7 +427,9 @@ def draw_cells(
                 paths = [((p - 0.5) @ rot.T) * s + 0.5 + off for p in paths]
                 # icons are drawn deliberately: light hands still press harder than when shading
                 boost = (0.55 + 0.45 * hand.pressure) / max(hand.pressure, 1e-3)
-                _strokes(lyr, lay, r, c, paths, hand, rng, pressure=boost, width=1.0)
+                # a felt tip drawn small: icons use the tip's edge, thinner than its fill strokes
+                iw = 0.6 if hand.medium == "marker" else 1.0
+                _strokes(lyr, lay, r, c, paths, hand, rng, pressure=boost, width=iw)
 
 
 def draw_cell(

@@ -101,13 +101,33 @@ class Layer:
         jitter: float = 0.0,
         step: float = 3.0,
         lift: float = 0.2,
+        layered: bool = False,
     ) -> None:
         """Draw many strokes (page points, each (N, 2)) in a few batched OpenCV calls.
 
         Each stroke gets one of three pressure levels and light, thinner ends over the first and
         last `lift` of its length (pencil put down and lifted in motion); a darker mark wins where
         strokes cross, as graphite does.  `jitter` is hand tremor in px, `step` the resampling pitch.
+        `layered` strokes build up where they overlap, like translucent felt-tip ink.
         """
+        if layered and len(paths) > 1:
+            for part in (paths[0::2], paths[1::2]):
+                self._batch(part, width, pressure, rng, jitter, step, lift, screen=True)
+            return
+        self._batch(paths, width, pressure, rng, jitter, step, lift, screen=False)
+
+    def _batch(
+        self,
+        paths: list[np.ndarray],
+        width: float,
+        pressure: float,
+        rng: np.random.Generator,
+        jitter: float,
+        step: float,
+        lift: float,
+        *,
+        screen: bool,
+    ) -> None:
         off = np.array([self.x0, self.y0], np.float64)
         levels = rng.integers(0, len(_LEVELS), len(paths))
         bodies: list[list[np.ndarray]] = [[] for _ in _LEVELS]
@@ -142,7 +162,13 @@ class Layer:
                     cv2.LINE_AA,
                     _SHIFT,
                 )
-        np.maximum(dst, self.mask, out=dst)
+        if screen:
+            # coverage adds up: 1 - (1 - a)(1 - b)
+            dst[:] = 255 - (
+                (255 - dst.astype(np.uint16)) * (255 - self.mask.astype(np.uint16)) // 255
+            ).astype(np.uint8)
+        else:
+            np.maximum(dst, self.mask, out=dst)
         self.mask = dst
 
     def fill(self, polygon: np.ndarray, pressure: float) -> None:
