@@ -40,6 +40,7 @@ class Tier:
     fill: tuple[float, float]  # page bounding box / frame, linear
     tilt: float  # degrees, largest camera tilt away from straight down
     axis_aligned: float  # chance the sheet is near 0/90/180/270 rather than any angle
+    fit_frame: float  # chance (when near 0/90/180/270) that the camera is turned to fit the sheet
     upright: float  # chance of orientation 0 among the axis-aligned ones
     distance: tuple[float, float]  # camera distance / page diagonal (perspective strength)
     defocus: tuple[float, float]  # Gaussian sigma, cells
@@ -66,14 +67,14 @@ class Tier:
 TIERS: dict[str, Tier] = {
     "scan": Tier(
         name="scan", megapixels=(2.0, 9.0), aspects=(1.414, 1.294), portrait=1.0, fill=(0.85, 0.97),
-        tilt=0.0, axis_aligned=1.0, upright=0.85, distance=(3.0, 3.0), defocus=(0.0, 0.01),
+        tilt=0.0, axis_aligned=1.0, fit_frame=0.0, upright=0.85, distance=(3.0, 3.0), defocus=(0.0, 0.01),
         motion=(0.0, 0.0), motion_chance=0.0, noise=(0.5, 2.0), exposure=(0.97, 1.03), jpeg=(80, 95),
         curl=0.0, curl_chance=0.0, fold_chance=0.0, shadows=0, shadow_depth=0.0, glare=0.0,
         glare_chance=0.0, gradient=0.03, vignette=0.02, cast=0.01, clutter=0, tables=("scanner",),
     ),
     "phone": Tier(
         name="phone", megapixels=(1.5, 12.0), aspects=(4 / 3, 4 / 3, 16 / 9, 3 / 2, 1.0), portrait=0.6,
-        fill=(0.6, 0.95), tilt=30.0, axis_aligned=0.6, upright=0.6, distance=(1.2, 3.0),
+        fill=(0.6, 0.95), tilt=30.0, axis_aligned=0.6, fit_frame=0.85, upright=0.6, distance=(1.2, 3.0),
         defocus=(0.0, 0.03), motion=(0.0, 0.04), motion_chance=0.25, noise=(1.0, 5.0), exposure=(0.8, 1.1),
         jpeg=(60, 95), curl=0.5, curl_chance=0.5, fold_chance=0.15, shadows=2, shadow_depth=0.35,
         glare=90.0, glare_chance=0.25, gradient=0.3, vignette=0.2, cast=0.05, clutter=5,
@@ -81,7 +82,7 @@ TIERS: dict[str, Tier] = {
     ),
     "webcam": Tier(
         name="webcam", megapixels=(0.9, 2.1), aspects=(16 / 9, 4 / 3), portrait=0.0, fill=(0.45, 0.9),
-        tilt=35.0, axis_aligned=0.5, upright=0.5, distance=(1.1, 2.5), defocus=(0.01, 0.05),
+        tilt=35.0, axis_aligned=0.5, fit_frame=0.0, upright=0.5, distance=(1.1, 2.5), defocus=(0.01, 0.05),
         motion=(0.0, 0.06), motion_chance=0.4, noise=(3.0, 9.0), exposure=(0.45, 0.9), jpeg=(50, 85),
         curl=0.4, curl_chance=0.4, fold_chance=0.1, shadows=2, shadow_depth=0.4, glare=60.0,
         glare_chance=0.2, gradient=0.4, vignette=0.35, cast=0.08, clutter=4,
@@ -89,7 +90,7 @@ TIERS: dict[str, Tier] = {
     ),
     "hard": Tier(
         name="hard", megapixels=(1.0, 12.0), aspects=(4 / 3, 16 / 9, 3 / 2, 1.0, 2.0), portrait=0.5,
-        fill=(0.25, 0.95), tilt=45.0, axis_aligned=0.2, upright=0.25, distance=(1.0, 3.0),
+        fill=(0.25, 0.95), tilt=45.0, axis_aligned=0.2, fit_frame=0.5, upright=0.25, distance=(1.0, 3.0),
         defocus=(0.02, 0.07), motion=(0.0, 0.12), motion_chance=0.6, noise=(4.0, 12.0),
         exposure=(0.4, 1.25), jpeg=(50, 80), curl=0.9, curl_chance=0.7, fold_chance=0.3, shadows=3,
         shadow_depth=0.55, glare=160.0, glare_chance=0.5, gradient=0.55, vignette=0.45, cast=0.1,
@@ -210,12 +211,17 @@ def _rotation(axis_angle: float, tilt: float, roll: float) -> np.ndarray:
     return roll_m @ tilt_m
 
 
-def _pose(rng: np.random.Generator, tier: Tier) -> tuple[float, float, float, float]:
-    """(roll, tilt, tilt axis, distance), angles in radians; roll is clockwise in the photo."""
+def _pose(rng: np.random.Generator, tier: Tier, portrait: bool) -> tuple[float, float, float, float]:
+    """(roll, tilt, tilt axis, distance), angles in radians; roll is clockwise in the photo.
+
+    ``portrait``: the frame is taller than wide; a hand-held camera is usually turned to fit the sheet.
+    """
     if rng.random() < tier.axis_aligned:
         quarter = 0 if rng.random() < tier.upright else int(rng.integers(1, 4))
         if tier.name == "scan":  # a portrait page lies portrait on the glass: upright or upside down
             quarter = 0 if quarter == 0 else 2
+        elif rng.random() < tier.fit_frame:  # the portrait sheet runs along the frame's long side
+            quarter = (quarter // 2) * 2 + (0 if portrait else 1)
         spread = 0.4 if tier.name == "scan" else 8.0
         roll = np.deg2rad(90.0 * quarter + rng.normal(0.0, spread))
     else:
@@ -232,7 +238,7 @@ def _place(rng: np.random.Generator, tier: Tier, page_size: tuple[int, int], siz
     src = np.array([[0, 0], [pw - 1, 0], [pw - 1, ph - 1], [0, ph - 1]], np.float64)
     diag = float(np.hypot(pw, ph))
     for _ in range(50):
-        roll, tilt, axis, dist = _pose(rng, tier)
+        roll, tilt, axis, dist = _pose(rng, tier, h > w)
         r = _rotation(axis, tilt, roll)
         local = np.c_[(src - [pw / 2, ph / 2]) / diag, np.zeros(4)]
         cam = local @ r.T + [0.0, 0.0, dist]

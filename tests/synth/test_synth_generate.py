@@ -9,7 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
+from models.synth.camera import photograph
 from models.synth.generate import SynthError, make_sample, write_sample
+from models.synth.paper import render_page
 from rules.sheet import Sheet
 
 SIZE = (640, 480)
@@ -48,3 +50,27 @@ def test_bad_tier_or_split_is_a_synth_error(tmp_path: Path) -> None:
     blocker.write_text("x")
     with pytest.raises(SynthError, match="cannot write"):
         write_sample(make_sample(0, tier="webcam", size=SIZE), blocker / "sub", "s")
+
+
+def _border(page, offset: float) -> np.ndarray:
+    """Page px along the grid border moved ``offset`` cells inward."""
+    t = np.linspace(0.05, 0.95, 40)[:, None]
+    a, b = offset, 11 - offset
+    quad = np.array([[a, a], [b, a], [b, b], [a, b]])
+    return page.cells_to_page(np.vstack([quad[i] + t * (quad[(i + 1) % 4] - quad[i]) for i in range(4)]))
+
+
+@pytest.mark.parametrize("theme", ["color", "printfriendly"])
+@pytest.mark.parametrize("tier", ["scan", "phone"])
+def test_renderer_and_camera_agree_where_the_frame_is(theme: str, tier: str) -> None:
+    # A blank printed sheet: the heavy frame line must lie under the corners the truth gives.
+    page = render_page(Sheet.blank("A"), np.random.default_rng(1), ppc=40, theme=theme)
+    photo = photograph(page, np.random.default_rng(2), tier=tier, size=(900, 1200))
+    grey = cv2.erode(cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY), np.ones((5, 5), np.uint8))
+
+    def darkness(offset: float) -> np.ndarray:
+        xy = np.round(photo.page_to_photo(_border(page, offset))).astype(int)
+        return grey[xy[:, 1], xy[:, 0]]
+
+    on_frame, inside = darkness(0.0), darkness(0.5)
+    assert (on_frame < np.median(inside) - 40).mean() > 0.9
