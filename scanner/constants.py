@@ -38,6 +38,17 @@ LOCATE_SIDE = 960
 """Long side in px of the downscaled copy used to find candidate quadrilaterals: a sheet at 25 % of
 the frame still shows its grid at ~20 px per cell there, and contour search stays at a few ms."""
 
+LOCATE_DENOISE = 0.8
+"""Gaussian sigma (px of the downscaled copy) before thresholding: tames sensor noise in dim photos
+while a 1-px grid line survives."""
+
+LOCATE_DEPTH = 0.06
+"""A pixel is "dark line" when this fraction darker than its neighbourhood mean: relative, so a photo
+at 40 % exposure keeps its frame."""
+
+LOCATE_NOISE_SIGMAS = 3.0
+"""... and darker by at least this many noise sigmas (of the denoised image, ~half the raw sigma)."""
+
 VERIFY_PPC = 16
 """Pixels per cell when a candidate quadrilateral is rectified to check for the 11x11 line comb."""
 

@@ -28,6 +28,9 @@ from scanner.constants import (
     EDGE_LINE_WINDOW,
     LINE_HALF_WIDTH,
     LINE_POLY_DEGREE,
+    LOCATE_DENOISE,
+    LOCATE_DEPTH,
+    LOCATE_NOISE_SIGMAS,
     LOCATE_SIDE,
     MAX_CANDIDATES,
     MIN_CANDIDATE_AREA,
@@ -208,16 +211,17 @@ def candidate_quads(
         Whether the contour behind each quad touches the image border.
     """
     h, w = grey.shape
-    block = max(15, (max(h, w) // 40) | 1)
-    binary = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 8)
+    binary = dark_lines(grey)
     emit(debug, "locate_binary", binary)
     contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     min_area = MIN_CANDIDATE_AREA * h * w
     found: list[tuple[float, np.ndarray, bool]] = []
     for cnt in contours:
-        if cv2.contourArea(cnt) < min_area:
-            continue
+        if len(cnt) < 40:
+            continue  # a contour this short cannot outline a grid of min_area
         hull = cv2.convexHull(cnt)
+        if cv2.contourArea(hull) < min_area:  # the hull: a frame broken by a gap still counts
+            continue
         xs, ys = hull[:, 0, 0], hull[:, 0, 1]
         touches = bool(xs.min() <= 1 or ys.min() <= 1 or xs.max() >= w - 2 or ys.max() >= h - 2)
         quad = _hull_to_quad(hull, cnt)
@@ -238,6 +242,23 @@ def candidate_quads(
             cv2.polylines(vis, [q.astype(np.int32)], True, (0, 0, 255), 1)
         emit(debug, "locate_candidates", vis)
     return [q for _, q, _ in found], [t for _, _, t in found]
+
+
+def dark_lines(grey: np.ndarray) -> np.ndarray:
+    """Binary mask of pixels darker than their neighbourhood, robust to exposure and sensor noise.
+
+    The threshold is relative (a fraction of the local mean, so a dim photo keeps its lines) and
+    at least a few noise sigmas (so sensor noise on a dark table does not join everything up).
+    """
+    h, w = grey.shape
+    block = max(15, (max(h, w) // 40) | 1)
+    smooth = cv2.GaussianBlur(grey, (0, 0), LOCATE_DENOISE)
+    local = cv2.blur(smooth, (block, block)).astype(np.float32)
+    noise = 1.4826 * float(np.median(np.abs(grey.astype(np.float32) - smooth.astype(np.float32))))
+    depth = np.maximum(LOCATE_DEPTH * local, LOCATE_NOISE_SIGMAS * noise / 2.0 + 2.0)
+    mask = ((local - smooth.astype(np.float32)) > depth).astype(np.uint8) * 255
+    # bridge 1-px gaps (dashes, noise holes) so that the frame closes into one outline
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
 
 def _hull_to_quad(hull: np.ndarray, contour: np.ndarray) -> np.ndarray | None:
@@ -520,16 +541,25 @@ def _measure_crossings(warped: np.ndarray, ppc: int, win: float) -> np.ndarray |
     horiz = _line_polys(ridge_h.T, ppc, off, win)  # y of horizontal line j as a polynomial of x
     if vert is None or horiz is None:
         return None
-    vc, hc = np.zeros((N + 1, 3)), np.zeros((N + 1, 3))  # np.polyval order, padded to degree 2
+    deg = max(len(p) for p in (*vert, *horiz))
+    vc, hc = np.zeros((N + 1, deg)), np.zeros((N + 1, deg))  # np.polyval order, padded
     for k in range(N + 1):
-        vc[k, 3 - len(vert[k]) :] = vert[k]
-        hc[k, 3 - len(horiz[k]) :] = horiz[k]
+        vc[k, deg - len(vert[k]) :] = vert[k]
+        hc[k, deg - len(horiz[k]) :] = horiz[k]
     jj, ii = np.meshgrid(np.arange(N + 1), np.arange(N + 1), indexing="ij")
     x, y = ii.astype(np.float64), jj.astype(np.float64)
     for _ in range(3):  # fixed point: x on vertical line i at height y, y on horizontal line j at x
-        x = ii + vc[ii, 0] * y * y + vc[ii, 1] * y + vc[ii, 2]
-        y = jj + hc[jj, 0] * x * x + hc[jj, 1] * x + hc[jj, 2]
+        x = ii + _polyval_rows(vc[ii], y)
+        y = jj + _polyval_rows(hc[jj], x)
     return np.stack([x, y], axis=-1)
+
+
+def _polyval_rows(coef: np.ndarray, t: np.ndarray) -> np.ndarray:
+    # Evaluate per-element polynomials: coef (..., deg) in np.polyval order at t (...).
+    out = np.zeros_like(t)
+    for k in range(coef.shape[-1]):
+        out = out * t + coef[..., k]
+    return out
 
 
 def _segment_profiles(ridge: np.ndarray, ppc: int, off: float) -> np.ndarray:
