@@ -101,6 +101,7 @@ TIERS: dict[str, Tier] = {
 
 SHARPEN_CHANCE = 0.3  # share of phone/hard photos with in-camera unsharp masking
 DEPTH_BLUR_CHANCE = 0.35  # share of tilted photos focused on one part of the sheet
+ON_PAGE_CHANCE = 0.35  # share of photos with a pencil, coin or die lying on the page's margin
 
 
 class CameraError(ValueError):
@@ -477,7 +478,31 @@ def _stage(page: PageLike, rng: np.random.Generator, t: Tier, view: _View,
         scene.draw_items(img, under, view.cell)
         _apply_gain(img, 1.0 - 0.35 * cv2.GaussianBlur(np.roll(view.inside, (1, 1), (0, 1)), (0, 0), 1.5))
     _lay_page(img, np.asarray(page.image), view)
+    if t.name != "scan" and rng.random() < ON_PAGE_CHANCE:
+        scene.draw_items(img, _items_on_page(page, rng, view, size), view.cell)
     return img
+
+
+def _items_on_page(page: PageLike, rng: np.random.Generator, view: _View,
+                   size: tuple[int, int]) -> list[scene.Item]:
+    """A pencil, coin or die lying on the page's margin: over the paper, clear of the grid and coins."""
+    g = geometry()
+    keep_clear = np.asarray(page.grid_origin) + page.ppc * np.array(
+        [[-0.4, -0.4], [GRID_SIZE + 0.4, -0.4], [GRID_SIZE + 0.4, g.coin_y + 0.6], [-0.4, g.coin_y + 0.6]])
+    ph, pw = page.image.shape[:2]
+    paper = np.array([[0, 0], [pw - 1, 0], [pw - 1, ph - 1], [0, ph - 1]], np.float64)
+    clear = _to_photo(view.hom, view.warp, keep_clear).astype(np.float32)
+    sheet = _to_photo(view.hom, view.warp, paper).astype(np.float32)
+    chosen: list[scene.Item] = []
+    for item in scene.random_items(rng, size, view.cell, 12):
+        if item.kind == "card" or len(chosen) >= 2:
+            continue
+        poly = item.polygon.astype(np.float32)
+        hits_grid = cv2.intersectConvexConvex(poly, clear)[0] > 0
+        on_paper = cv2.intersectConvexConvex(poly, sheet)[0] > 0
+        if on_paper and not hits_grid:
+            chosen.append(item)
+    return chosen
 
 
 def _lens(img: np.ndarray, rng: np.random.Generator, t: Tier, view: _View,
