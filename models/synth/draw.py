@@ -723,5 +723,5 @@ def draw_smudge(
             else {"F": "lollipop", "V": "house", "M": "horned"}[ghost],
             rng,
         )
-        with canvas.layer(box, style.hand.graphite, rng.uniform(0.08, 0.2), grain=1.0, blur=1.0) as lyr:
+        with canvas.layer(box, style.hand.graphite, rng.uniform(0.05, 0.12), grain=1.0, blur=1.0) as lyr:
             _strokes(lyr, lay, r, c, paths, style.hand, rng)

@@ -170,6 +170,55 @@ def _creases(img: np.ndarray, rng: np.random.Generator, count: int) -> None:
         img += (ridge * 10 - shadow * 18 * w / 600)[..., None] * k
 
 
+_SYLLABLES = ("tor", "bel", "ven", "ara", "dun", "mor", "kel", "sha", "ith", "gal", "rin", "ost", "wy", "ard")
+
+
+def _underprint(img: np.ndarray, lay: Layout, rng: np.random.Generator) -> None:
+    """The faint old map printed under the grid: place names, little hills and trees, a coastline."""
+    h, w = img.shape[:2]
+    m = np.zeros((h, w), np.uint8)
+    ppc = lay.ppc
+    for _ in range(int(rng.integers(10, 26))):
+        x, y = int(rng.integers(0, w)), int(rng.integers(0, h))
+        kind = rng.random()
+        if kind < 0.35:
+            word = "".join(rng.choice(_SYLLABLES, int(rng.integers(2, 4)))).capitalize()
+            font = int(
+                rng.choice([cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_COMPLEX_SMALL, cv2.FONT_ITALIC])
+            )
+            cv2.putText(
+                m,
+                word,
+                (x, y),
+                font,
+                ppc / 55 * rng.uniform(0.6, 1.2),
+                255,
+                max(1, round(ppc / 40)),
+                cv2.LINE_AA,
+            )
+        elif kind < 0.65:  # a range of little hills
+            for k in range(int(rng.integers(2, 6))):
+                hx = x + int(k * ppc * 0.3)
+                s = ppc * rng.uniform(0.12, 0.25)
+                pts = np.array([(hx - s, y), (hx, y - s * 1.1), (hx + s, y)], np.int32)
+                cv2.polylines(m, [pts], False, 255, max(1, round(ppc / 45)), cv2.LINE_AA)
+        elif kind < 0.85:  # a copse of trees
+            for _ in range(int(rng.integers(2, 6))):
+                tx = x + int(rng.normal(0, ppc * 0.3))
+                ty = y + int(rng.normal(0, ppc * 0.2))
+                r = max(2, int(ppc * rng.uniform(0.06, 0.1)))
+                cv2.circle(m, (tx, ty), r, 255, max(1, round(ppc / 50)), cv2.LINE_AA)
+                cv2.line(m, (tx, ty + r), (tx, ty + 2 * r), 255, max(1, round(ppc / 50)), cv2.LINE_AA)
+        else:  # a wandering coastline or river
+            n = 30
+            steps = rng.normal(0, 1, (n, 2)).cumsum(axis=0) * ppc * 0.15
+            steps[:, 0] += np.arange(n) * ppc * 0.2
+            pts = (steps + np.array([x, y])).astype(np.int32)
+            cv2.polylines(m, [pts], False, 255, max(1, round(ppc / 40)), cv2.LINE_AA)
+    faint = cv2.GaussianBlur(m, (0, 0), max(0.6, ppc / 60)).astype(np.float32) / 255
+    img -= faint[..., None] * np.array([32, 34, 30], np.float32) * rng.uniform(0.5, 1.0)
+
+
 def _paper(lay: Layout, theme: str, rng: np.random.Generator) -> np.ndarray:
     h, w = lay.height, lay.width
     if theme == "printfriendly":
@@ -190,7 +239,7 @@ def _paper(lay: Layout, theme: str, rng: np.random.Generator) -> np.ndarray:
     fib = cv2.GaussianBlur(
         rng.standard_normal((h, w)).astype(np.float32), (0, 0), sigmaX=lay.ppc * 0.12, sigmaY=0.6
     )
-    img += (mottle + fib * 6.0)[..., None]
+    img += (mottle + fib * 9.0)[..., None]
     # aged edges: darker, browner towards the border of the page
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     d = np.minimum(np.minimum(xx, w - 1 - xx) / w, np.minimum(yy, h - 1 - yy) / h)
@@ -205,6 +254,7 @@ def _paper(lay: Layout, theme: str, rng: np.random.Generator) -> np.ndarray:
     lines = np.clip(1.0 - (0.5 - frac) / np.maximum(width, 1e-4), 0, 1)
     patches = np.clip(_smooth_noise(rng, (h, w), 4) * 0.8 + 0.2, 0, 1)
     img -= (lines * patches)[..., None] * np.array([10, 12, 11], np.float32) * (0.4 + 0.6 * rng.random())
+    _underprint(img, lay, rng)
     # a few stains
     for _ in range(int(rng.integers(0, 4))):
         c = (int(rng.integers(0, w)), int(rng.integers(0, h)))
