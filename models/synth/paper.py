@@ -53,7 +53,8 @@ class Page:
     ppc : float
         Pixels per cell.
     grid_origin : (x, y)
-        Pixel position of the A1 corner (top-left of the grid).
+        Pixel position of the A1 corner (top-left of the grid), in OpenCV's convention (pixel centres at
+        integer coordinates), like every pixel position here.
     coin_states : tuple of 14 int
         0 empty, 1 filled, 2 crossed out (spent).
     edges_h : (10, 11) bool
