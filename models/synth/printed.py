@@ -37,7 +37,7 @@ BAND_TINT: dict[str, tuple[int, int, int]] = {
 FRAME_INK = (28, 40, 52)
 
 PAPER = (187, 203, 217)  # median paper of the reference sheets (print: hue 13, scan: hue 21)
-MOUNTAIN_BROWN = (25, 32, 78)
+MOUNTAIN_BROWN = (24, 30, 66)
 GOLD = (40, 185, 235)
 PAPER_VARIANTS = 8  # cached parchment textures per side and theme
 
@@ -357,18 +357,18 @@ def _ragged_square(rng: np.random.Generator, r: int, c: int, inset: float, amp: 
 
 
 def _peaks(r: int, c: int) -> list[np.ndarray]:
-    """White double-peak outline of a printed mountain (cell units)."""
-    base = r + 0.74
-    left = np.array([(c + 0.12, base), (c + 0.36, r + 0.36), (c + 0.5, r + 0.55)])
-    right = np.array([(c + 0.36, base), (c + 0.62, r + 0.22), (c + 0.88, base), (c + 0.12, base)])
-    snow_l = np.array([(c + 0.27, r + 0.5), (c + 0.33, r + 0.46), (c + 0.36, r + 0.52), (c + 0.42, r + 0.47)])
+    """White double-peak outline of a printed mountain (cell units), measured on the digital sheet."""
+    base = r + 0.72
+    left = np.array([(c + 0.08, base), (c + 0.33, r + 0.28), (c + 0.5, r + 0.52)])
+    right = np.array([(c + 0.33, base), (c + 0.62, r + 0.14), (c + 0.92, base), (c + 0.08, base)])
+    snow_l = np.array([(c + 0.24, r + 0.45), (c + 0.3, r + 0.41), (c + 0.34, r + 0.47), (c + 0.41, r + 0.42)])
     snow_r = np.array(
         [
-            (c + 0.52, r + 0.38),
-            (c + 0.58, r + 0.33),
-            (c + 0.62, r + 0.4),
-            (c + 0.68, r + 0.33),
-            (c + 0.73, r + 0.38),
+            (c + 0.5, r + 0.33),
+            (c + 0.57, r + 0.27),
+            (c + 0.62, r + 0.34),
+            (c + 0.68, r + 0.27),
+            (c + 0.75, r + 0.33),
         ]
     )
     return [left, right, snow_l, snow_r]
@@ -384,20 +384,21 @@ def _coin(img: np.ndarray, lay: Layout, center: tuple[float, float], r: float) -
 def _mountain_color(
     img: np.ndarray, cover: np.ndarray, lay: Layout, rng: np.random.Generator, r: int, c: int
 ) -> None:
-    sq = _ragged_square(rng, r, c, 0.0, 0.06)
+    # the scribbled square spills a little past the cell on every side
+    sq = _ragged_square(rng, r, c, -0.04, 0.07)
     _fill(img, lay, sq, MOUNTAIN_BROWN)
     _fill(cover, lay, sq, (1,))
     # lighter scribble streaks, printed hatching of the brown square
-    for _ in range(16):
+    for _ in range(22):
         x = c + rng.uniform(-0.2, 1.0)
         y = r + rng.uniform(0.1, 1.1)
         ln = rng.uniform(0.12, 0.35)
         a = (min(c + 0.97, max(c + 0.03, x)), min(r + 0.97, max(r + 0.03, y)))
         b = (min(c + 0.97, max(c + 0.03, x + ln * 0.6)), min(r + 0.97, max(r + 0.03, y - ln)))
-        _line(img, lay, a, b, (60, 72, 120), 0.02)
+        _line(img, lay, a, b, (52, 62, 105), 0.018)
     for p in _peaks(r, c):
         _poly(img, lay, p, (240, 240, 238), 0.03)
-    _coin(img, lay, (c + 0.53, r + 0.72), 0.16)
+    _coin(img, lay, (c + 0.55, r + 0.71), 0.17)
 
 
 def _mountain_bw(img: np.ndarray, lay: Layout, r: int, c: int) -> None:
