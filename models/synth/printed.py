@@ -1044,7 +1044,11 @@ def printed_blank(
     cover_box = _cover_box(side, theme, mountains, wasteland, ruins, mppc)
     # printing ink multiplies into the paper
     paper_px = _resample(paper, scale, size)
-    img = cv2.multiply(paper_px, _resample(ink, scale, size), scale=1.0 / 255.0)
+    ink_px = _resample(ink, scale, size)
+    # print runs differ in ink density: a fixed strength per variant, from pale to heavy
+    strength = 0.8 + 0.35 * ((variant * 7919) % 31) / 30
+    ink_px = cv2.addWeighted(ink_px, strength, np.full_like(ink_px, 255), 0.0, 255 * (1 - strength))
+    img = cv2.multiply(paper_px, ink_px, scale=1.0 / 255.0)
     if cover_box is not None:
         x0 = max(0, int(cover_box[0] * scale) - 2)
         y0 = max(0, int(cover_box[1] * scale) - 2)
