@@ -64,9 +64,14 @@ COMB_PARTIAL_RANGE = (0.5, 1.12)
 """Comb scale range when looking for a cut-off grid inside an outline that runs into the photo border:
 down to 0.5 so that the page itself (grid 11 of its 19.2 cells tall) counts as such an outline."""
 
-COMB_CHIRP = 0.16
-"""Largest relative change of pitch across the grid searched by the comb fit: a candidate that is
-the curled page or a frame tilted differently than the grid leaves up to ~15 % perspective."""
+COMB_CAP_PERCENTILE = 97
+"""Line-response profiles are capped at this percentile before the comb fit: the 12 lines fill about
+15 % of a profile, so the cap sits on line peaks and a single overwhelming edge counts as one line."""
+
+COMB_CHIRP = 0.0
+"""Largest relative change of pitch across the grid the comb fit may bend to (perspective left by a
+candidate tilted unlike the grid).  Off: on the synthetic phone set 0.16 fixed one photo and broke
+another, the refinement absorbs the residual perspective anyway."""
 
 COMB_MIN_SCORE = 1.5
 """Minimum comb contrast (mean line response minus mean mid-cell response, relative to the profile's
@@ -118,9 +123,10 @@ ORIENT_PPC = 24
 MOUNTAIN_WEIGHT = 1.0
 """Weight of the mountain (and wasteland) evidence in the side/orientation score."""
 
-COIN_WEIGHT = 1.0
-"""Weight of the coin-track evidence: it alone tells 0 from 180 degrees on side A, whose mountains
-and ruins are symmetric under a half turn."""
+COIN_WEIGHT = 3.0
+"""Weight of the coin-track evidence (about 0.5-2 upright, under 0.5 in the other three turns on
+synthetic phone photos): it decides the turn, and alone tells 0 from 180 degrees on side A, whose
+mountains and ruins are symmetric under a half turn."""
 
 MIN_SHEET_SCORE = 2.0
 """Smallest best (side, orientation) score for a grid to count as a Cartographers sheet: a blank

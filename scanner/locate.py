@@ -20,6 +20,7 @@ from scanner.constants import (
     BLUR_MIN_SHARPNESS,
     BORDER_MARGIN,
     CANON_MARGIN,
+    COMB_CAP_PERCENTILE,
     COMB_CHIRP,
     COMB_MIN_LINES,
     COMB_MIN_SCORE,
@@ -123,15 +124,18 @@ def locate_sheet(image: np.ndarray, *, debug: DebugSink | None = None) -> Locati
     grey = min_channel(small)
     emit(debug, "locate_small", small)
     quads, touching = candidate_quads(grey, debug=debug)
+    pyramid = [grey]
+    while len(pyramid) < 3 and min(pyramid[-1].shape) >= 4 * canon_size(VERIFY_PPC, VERIFY_PAD) // 3:
+        pyramid.append(cv2.pyrDown(pyramid[-1]))
     best: _Fit | None = None
     partial = False
     for quad, touches in zip(quads, touching, strict=True):
         if touches:
             # an outline running into the photo border is at best a cut-off grid (or the page
             # around one): look for the comb on either axis, with room for the page's margins
-            partial |= verify_candidate(grey, quad, scale_range=COMB_PARTIAL_RANGE) is not None
+            partial |= verify_candidate(pyramid, quad, scale_range=COMB_PARTIAL_RANGE) is not None
             continue
-        fit = verify_candidate(grey, quad)
+        fit = verify_candidate(pyramid, quad)
         if not isinstance(fit, _Fit):
             continue
         if best is None or fit.score > best.score:
@@ -321,20 +325,37 @@ def order_clockwise(quad: np.ndarray) -> np.ndarray:
 
 
 def verify_candidate(
-    grey: np.ndarray, quad: np.ndarray, *, scale_range: tuple[float, float] = COMB_SCALE_RANGE
+    grey: np.ndarray | list[np.ndarray],
+    quad: np.ndarray,
+    *,
+    scale_range: tuple[float, float] = COMB_SCALE_RANGE,
 ) -> _Fit | str | None:
     """Check a candidate for the 11x11 comb of grid lines and return the grid it implies.
+
+    Parameters
+    ----------
+    grey : ndarray or list of ndarray
+        The downscaled grey photo, or its pyramid (each level half the previous, ``cv2.pyrDown``).
+    quad : (4, 2) array
+        Candidate corners in the photo order of ``order_clockwise``, px of level 0.
 
     Returns
     -------
     _Fit, "partial" or None
         ``"partial"`` when only one axis shows the comb (a grid cut by the photo border).
     """
-    hq = grid_homography(quad)
+    pyramid = grey if isinstance(grey, list) else [grey]
+    # warp from the pyramid level nearest above VERIFY_PPC: a 3:1 warp without low-pass would
+    # skip thin lines altogether (aliasing)
+    pitch = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))) / N
+    level = 0
+    while level + 1 < len(pyramid) and pitch / 2 ** (level + 1) >= 1.2 * VERIFY_PPC:
+        level += 1
+    hq = np.diag([0.5**level, 0.5**level, 1.0]) @ grid_homography(quad)
     a = canon_matrix(VERIFY_PPC, VERIFY_PAD)
     size = canon_size(VERIFY_PPC, VERIFY_PAD)
     warped = cv2.warpPerspective(
-        grey,
+        pyramid[level],
         hq @ np.linalg.inv(a),
         (size, size),
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
@@ -357,7 +378,7 @@ def verify_candidate(
     x0, x1, y0, y1 = x0 + sx * px, x1 + sx * px, y0 + sy * py, y1 + sy * py
     grid_px = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
     cells = apply_h(np.linalg.inv(a), grid_px)
-    corners = apply_h(hq, cells)
+    corners = apply_h(hq, cells) * 2**level
     return _Fit(h=grid_homography(corners), score=min(sx, sy))
 
 
@@ -388,6 +409,7 @@ def _best_shift(
         if b - a < 3:
             return -np.inf
         prof = ridge[a:b].mean(axis=0)
+        prof = np.minimum(prof, np.percentile(prof, COMB_CAP_PERCENTILE))
         xs = np.arange(prof.size, dtype=np.float64)
         on = np.interp(o + np.arange(N + 1.0) * p, xs, prof, left=0.0, right=0.0)
         off = np.interp(o + (np.arange(N) + 0.5) * p, xs, prof, left=0.0, right=0.0)
@@ -431,6 +453,8 @@ def _comb_fit(profile: np.ndarray, scale_range: tuple[float, float]) -> tuple[fl
     # Best 12-tooth comb on a line-response profile: (position of tooth 0, of tooth 11, score), or
     # None unless it stands out.  Smoothed so that a 1-px line still meets a slightly wrong tooth.
     prof = cv2.GaussianBlur(profile.astype(np.float64).reshape(1, -1), (0, 0), sigmaX=1.0).ravel()
+    # capped: one overwhelming edge (the page's shadow, a ruler on the table) must not buy a tooth
+    prof = np.minimum(prof, np.percentile(prof, COMB_CAP_PERCENTILE))
     spread = float(np.median(prof)) + 0.05 * float(prof.mean())  # the heavy frame must not set the scale
     if spread < 1e-3:
         return None

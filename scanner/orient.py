@@ -25,6 +25,8 @@ _SPREAD_FLOOR = 0.02  # ink-fraction spread floor: a blank grid has none, and z 
 _DARK = 0.5  # "dark in every channel": strongest channel below half the paper's (mountain squares)
 _STROKE = 0.75  # a grey stroke: strongest channel below 3/4 of the paper's ...
 _STROKE_SAT = 0.3  # ... and saturation below this (black print, not coloured pencil)
+_CLEAN = 0.8  # a clean cell's median is at least this fraction of the paper's brightness
+_ICON_MAX = 0.45  # an icon covers less than this fraction of the cell interior
 _WASTE_WEIGHT = 0.5  # the rift is a weaker cue than the mountains: pencil graphite is grey too
 
 
@@ -93,8 +95,8 @@ def cell_features(
         ``[0]`` the fraction of pixels dark in every channel (the printed mountains' dark squares;
         coloured pencil fills stay bright in their strongest channel), ``[1]`` the mean grey
         darkness, darkness times unsaturation (the wasteland rift; coloured fills are saturated),
-        ``[2]`` the fraction of grey stroke pixels (the printer-friendly sheet's outlined mountain
-        and ruins icons; coloured pencil is saturated).  All over the cell interior inset by 1/5 cell.
+        ``[2]`` the fraction of grey stroke pixels in cells that are otherwise clean white paper
+        (the printer-friendly sheet's outlined mountain and ruins icons; drawn-on cells give 0).  All over the cell interior inset by 1/5 cell.
     """
     value = max_channel(canonical).astype(np.float32)
     low = min_channel(canonical).astype(np.float32)
@@ -105,11 +107,17 @@ def cell_features(
     strokes = ((value < _STROKE * paper) & (unsat > 1.0 - _STROKE_SAT)).astype(np.float32)
     o, p, n = round(margin * ppc), round(ppc), GRID_SIZE
     inset = max(1, p // 5)
-    out = []
-    for plane in (dark_all, grey_dark, strokes):
+
+    def per_cell(plane: np.ndarray) -> np.ndarray:
         cells = plane[o : o + n * p, o : o + n * p].reshape(n, p, n, p).transpose(0, 2, 1, 3)
-        out.append(cells[:, :, inset : p - inset, inset : p - inset].mean(axis=(2, 3)))
-    return np.stack(out)
+        return cells[:, :, inset : p - inset, inset : p - inset].reshape(n, n, -1)
+
+    stroke_frac = per_cell(strokes).mean(axis=2)
+    # an icon is a few thin strokes on otherwise clean white paper; pencil hatching and coloured
+    # fills (a drawn-on cell) are not
+    clean = (np.median(per_cell(value), axis=2) > _CLEAN * paper) & (np.median(per_cell(unsat), axis=2) > 0.8)
+    icons = np.where(clean & (stroke_frac < _ICON_MAX), stroke_frac, 0.0)
+    return np.stack([per_cell(dark_all).mean(axis=2), per_cell(grey_dark).mean(axis=2), icons])
 
 
 def coin_track_score(

@@ -46,7 +46,7 @@ def heavy_blur() -> np.ndarray:
 
 
 def tiny() -> np.ndarray:
-    return cv2.resize(sheet_photo("A")[0], (300, 240), interpolation=cv2.INTER_AREA)
+    return cv2.resize(sheet_photo("A")[0], (220, 176), interpolation=cv2.INTER_AREA)  # ~7 px per cell
 
 
 @pytest.mark.parametrize(
