@@ -96,7 +96,8 @@ def cell_features(
         coloured pencil fills stay bright in their strongest channel), ``[1]`` the mean grey
         darkness, darkness times unsaturation (the wasteland rift; coloured fills are saturated),
         ``[2]`` the fraction of grey stroke pixels in cells that are otherwise clean white paper
-        (the printer-friendly sheet's outlined mountain and ruins icons; drawn-on cells give 0).  All over the cell interior inset by 1/5 cell.
+        (the printer-friendly sheet's outlined mountain and ruins icons; drawn-on cells give 0).
+        All over the cell interior inset by 1/5 cell.
     """
     value = max_channel(canonical).astype(np.float32)
     low = min_channel(canonical).astype(np.float32)
