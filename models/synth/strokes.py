@@ -151,7 +151,7 @@ class Layer:
             for k, f in enumerate(_LEVELS):
                 if not group[k]:
                     continue
-                pr = float(np.clip(pressure * f * light, 0.04, 1.0))
+                pr = min(1.0, max(0.04, pressure * f * light))
                 thick = max(1, round(width * f * (0.75 if light < 1 else 1.0)))
                 cv2.polylines(
                     self.mask,
@@ -263,7 +263,7 @@ def jitter_path(pts: np.ndarray, rng: np.random.Generator, amount: float, step: 
     if len(pts) == 2:
         d = pts[1] - pts[0]
         n = max(2, int(np.hypot(d[0], d[1]) / max(step, 0.5)) + 1)
-        out = pts[0] + np.linspace(0.0, 1.0, n)[:, None] * d
+        out = pts[0] + (np.arange(n) * (1.0 / (n - 1)))[:, None] * d
     else:
         seg = np.diff(pts, axis=0)
         cum = np.concatenate([[0.0], np.cumsum(np.hypot(seg[:, 0], seg[:, 1]))])
@@ -271,7 +271,7 @@ def jitter_path(pts: np.ndarray, rng: np.random.Generator, amount: float, step: 
         if total <= 0:
             return pts
         n = max(2, int(total / max(step, 0.5)) + 1)
-        t = np.linspace(0, total, n)
+        t = np.arange(n) * (total / (n - 1))
         out = np.empty((n, 2))
         out[:, 0] = np.interp(t, cum, pts[:, 0])
         out[:, 1] = np.interp(t, cum, pts[:, 1])
