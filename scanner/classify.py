@@ -207,8 +207,11 @@ def prepare(patches: np.ndarray, size: tuple[int, int], mean: np.ndarray, std: n
     h, w = size
     n = patches.shape[0]
     if patches.shape[1:3] != (h, w):
-        patches = np.stack([cv2.resize(p, (w, h), interpolation=cv2.INTER_AREA) for p in patches]) if n else (
-            np.zeros((0, h, w, 3), np.uint8))
+        patches = (
+            np.stack([cv2.resize(p, (w, h), interpolation=cv2.INTER_AREA) for p in patches])
+            if n
+            else (np.zeros((0, h, w, 3), np.uint8))
+        )
     x = (patches.astype(np.float32) / 255.0 - mean) / std
     return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
 
@@ -358,9 +361,7 @@ def classify_sheet(
             doubtful.append(label(r, c))
         else:
             rows[r][c] = TERRAIN_SYMBOLS[best[i]]
-    stars = frozenset(
-        (i // 11, i % 11) for i in range(121) if drawable[i] and star_p[i] > STAR_THRESHOLD
-    )
+    stars = frozenset((i // 11, i % 11) for i in range(121) if drawable[i] and star_p[i] > STAR_THRESHOLD)
     coins = spent = 0
     states: tuple[str, ...] = ()
     coin_conf = np.zeros(0)

@@ -110,6 +110,13 @@ BORDER_MARGIN = 0.35
 """Cells beyond the grid that must lie inside the photo (the frame band is 0.19 cell wide); a sheet
 whose frame crosses the photo border is reported as cut off."""
 
+SHIFT_CHECK_BELOW = 7.0
+"""Landmark score (see ``orient.judge``) below which the grid's one-cell shifts are tried too: a
+colour sheet found right scores 9-12, one found a cell off 3-6."""
+
+SHIFT_COIN_MARGIN = 0.3
+"""Coin-track score gain (upright 0.5-2, elsewhere < 0.5) a one-cell shift needs to replace the grid."""
+
 BLUR_MIN_SHARPNESS = 0.15
 """Minimum sharpness (variance of the Laplacian over the grey variance of the rectified grid, see
 ``locate.sharpness``): synthetic phone photos give 1-17, the hard tier's blurriest readable ones

@@ -38,13 +38,15 @@ from scanner.constants import (
     MIN_CELL_PX,
     ORIENT_PPC,
     REFINE_PASSES,
+    SHIFT_CHECK_BELOW,
+    SHIFT_COIN_MARGIN,
     VERIFY_PAD,
     VERIFY_PPC,
 )
 from scanner.debug import DebugSink, emit
 from scanner.failure import Failure
 from scanner.geometry import GRID_SIZE
-from scanner.orient import judge, min_channel
+from scanner.orient import Orientation, coin_track_score, judge, min_channel
 from scanner.rectify import apply_h, canon_matrix, canon_size, grid_homography
 
 N = GRID_SIZE
@@ -374,8 +376,8 @@ def verify_candidate(
     # A comb shifted by a whole cell still has 11 teeth on lines (and a label column can pass for
     # the 12th).  The crossing lines settle it: every cell span of a true grid is crossed by lines.
     px, py = (x1 - x0) / N, (y1 - y0) / N
-    sx, sy = _best_shift(ridge_v, ridge_h, x0, px, y0, py)
-    x0, x1, y0, y1 = x0 + sx * px, x1 + sx * px, y0 + sy * py, y1 + sy * py
+    kx, ky = _best_shift(ridge_v, ridge_h, x0, px, y0, py)
+    x0, x1, y0, y1 = x0 + kx * px, x1 + kx * px, y0 + ky * py, y1 + ky * py
     grid_px = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
     cells = apply_h(np.linalg.inv(a), grid_px)
     corners = apply_h(hq, cells) * 2**level
@@ -765,6 +767,9 @@ def _finish(
     sources: Sources = [small if small is not None else downscale(image), (image, 1.0)]
     if refine:
         h, crossings, last = refine_grid(sources, h, debug=debug)
+        settled = _settle_shift(sources, h)
+        if settled is not h:
+            h, crossings, last = refine_grid(sources, settled, debug=debug)
     else:
         crossings = apply_h(h, _NODES)
         last = warp_from(sources, h, float(np.clip(pitch, 16, 48)), REFINE_MARGIN)
@@ -800,6 +805,35 @@ def _finish(
         pitch=pitch,
         sharpness=sharp,
     )
+
+
+def _landmarks(sources: Sources, h: np.ndarray) -> tuple[float, float]:
+    # (best side/turn score, best coin-track score over the four turns) of the grid h.
+    canon = warp_from(sources, h, ORIENT_PPC, CANON_MARGIN)
+    verdict = judge(canon)
+    score = float(verdict.scores.max()) if isinstance(verdict, Orientation) else -np.inf
+    coins = max(coin_track_score(np.rot90(canon, k)) for k in range(4))
+    return score, coins
+
+
+def _settle_shift(sources: Sources, h: np.ndarray) -> np.ndarray:
+    # Where all lines look alike (the printer-friendly sheet: thin grid border, the coin box's edge a
+    # cell below it) the line comb can land one cell off.  When the printed landmarks are not
+    # convincing, the coin track decides among the grid and its eight one-cell shifts: its 14
+    # circles sit at a pitch unlike the grid's, so only the true grid puts them where they belong.
+    score, coins = _landmarks(sources, h)
+    if score >= SHIFT_CHECK_BELOW:
+        return h
+    best, best_h = coins, h
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            if dx == dy == 0:
+                continue
+            shifted = h @ np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1.0]])
+            c = _landmarks(sources, shifted)[1]
+            if c > best + SHIFT_COIN_MARGIN:
+                best, best_h = c, shifted
+    return best_h
 
 
 def _pitch(h: np.ndarray) -> float:

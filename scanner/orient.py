@@ -25,6 +25,7 @@ _SPREAD_FLOOR = 0.02  # ink-fraction spread floor: a blank grid has none, and z 
 _DARK = 0.5  # "dark in every channel": strongest channel below half the paper's (mountain squares)
 _STROKE = 0.75  # a grey stroke: strongest channel below 3/4 of the paper's ...
 _STROKE_SAT = 0.3  # ... and saturation below this (black print, not coloured pencil)
+_WARM = 0.06  # red minus blue, as a fraction of the paper level, of the mountains' dark brown
 _CLEAN = 0.8  # a clean cell's median is at least this fraction of the paper's brightness
 _ICON_MAX = 0.45  # an icon covers less than this fraction of the cell interior
 _WASTE_WEIGHT = 0.5  # the rift is a weaker cue than the mountains: pencil graphite is grey too
@@ -92,8 +93,8 @@ def cell_features(
     Returns
     -------
     (3, 11, 11) float array
-        ``[0]`` the fraction of pixels dark in every channel (the printed mountains' dark squares;
-        coloured pencil fills stay bright in their strongest channel), ``[1]`` the mean grey
+        ``[0]`` the fraction of pixels dark in every channel and warm (the printed mountains' dark
+        brown squares; coloured pencil stays bright in its strongest channel, graphite is neutral), ``[1]`` the mean grey
         darkness, darkness times unsaturation (the wasteland rift; coloured fills are saturated),
         ``[2]`` the fraction of grey stroke pixels in cells that are otherwise clean white paper
         (the printer-friendly sheet's outlined mountain and ruins icons; drawn-on cells give 0).
@@ -102,7 +103,9 @@ def cell_features(
     value = max_channel(canonical).astype(np.float32)
     low = min_channel(canonical).astype(np.float32)
     paper = max(float(np.percentile(value[::4, ::4], 90)), 1.0)
-    dark_all = (value < _DARK * paper).astype(np.float32)
+    # the colour sheets' mountain squares are dark *brown*: warm, unlike graphite or dark pencil
+    b, _, r = cv2.split(canonical.astype(np.float32)) if canonical.ndim == 3 else (low, low, low)
+    dark_all = ((value < _DARK * paper) & (r - b > _WARM * paper)).astype(np.float32)
     unsat = low / np.maximum(value, 1.0)
     grey_dark = np.clip(1.0 - value / paper, 0.0, 1.0) * unsat
     strokes = ((value < _STROKE * paper) & (unsat > 1.0 - _STROKE_SAT)).astype(np.float32)

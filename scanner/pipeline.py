@@ -107,8 +107,9 @@ class Reading:
             "doubtful": list(self.doubtful),
             "doubtful_coins": [i + 1 for i in self.doubtful_coins],
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
-            "outlines": {k: [[round(float(v), 3) for v in row] for row in a]
-                         for k, a in self.outlines.items()},
+            "outlines": {
+                k: [[round(float(v), 3) for v in row] for row in a] for k, a in self.outlines.items()
+            },
             "timings_ms": {k: round(v * 1000, 1) for k, v in self.timings.items()},
         }
 
@@ -171,8 +172,11 @@ def read_photo(
     # The locator is the heaviest import; only load it when a photo is read.
     from scanner.locate import locate_from_corners, locate_sheet
 
-    location = locate_sheet(image, debug=debug) if corners is None else locate_from_corners(
-        image, given, debug=debug)
+    location = (
+        locate_sheet(image, debug=debug)
+        if corners is None
+        else locate_from_corners(image, given, debug=debug)
+    )
     timings["locate"] = time.perf_counter() - t
     if isinstance(location, Failure):
         return location
@@ -190,8 +194,9 @@ def read_photo(
     strips = edge_strips(canonical)
     timings["sample"] = time.perf_counter() - t
     t = time.perf_counter()
-    reading = classify_sheet(cells, sheet_side, coin_patches=coins, edge_strips=strips._asdict(),
-                             models=models)
+    reading = classify_sheet(
+        cells, sheet_side, coin_patches=coins, edge_strips=strips._asdict(), models=models
+    )
     timings["classify"] = time.perf_counter() - t
     if debug is not None:
         emit(debug, "reading", overlay(canonical, reading))
