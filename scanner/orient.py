@@ -94,8 +94,9 @@ def cell_features(
     -------
     (3, 11, 11) float array
         ``[0]`` the fraction of pixels dark in every channel and warm (the printed mountains' dark
-        brown squares; coloured pencil stays bright in its strongest channel, graphite is neutral), ``[1]`` the mean grey
-        darkness, darkness times unsaturation (the wasteland rift; coloured fills are saturated),
+        brown squares; coloured pencil stays bright in its strongest channel, graphite is neutral),
+        ``[1]`` the mean grey darkness, darkness times unsaturation (the wasteland rift; coloured
+        fills are saturated),
         ``[2]`` the fraction of grey stroke pixels in cells that are otherwise clean white paper
         (the printer-friendly sheet's outlined mountain and ruins icons; drawn-on cells give 0).
         All over the cell interior inset by 1/5 cell.
