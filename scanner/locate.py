@@ -463,11 +463,11 @@ def _comb_fit(profile: np.ndarray, scale_range: tuple[float, float]) -> tuple[fl
     # coarse grid of (pitch, offset, chirp), then a fine one around the best coarse comb
     pitches = VERIFY_PPC * np.arange(scale_range[0], scale_range[1], 0.02)
     offsets = np.arange(0.0, prof.size - 1 - N * pitches[0] * (1 - COMB_CHIRP / 2), 1.0)
-    chirps = np.linspace(-COMB_CHIRP, COMB_CHIRP, 5)
+    chirps = np.linspace(-COMB_CHIRP, COMB_CHIRP, 5) if COMB_CHIRP > 0 else np.zeros(1)
     best, off0, pitch, chirp = _comb_search(prof, pitches, offsets, chirps)
     pitches = pitch + VERIFY_PPC * np.arange(-0.02, 0.021, 0.005)
     offsets = off0 + np.arange(-1.0, 1.01, 0.25)
-    chirps = chirp + np.linspace(-COMB_CHIRP / 4, COMB_CHIRP / 4, 5)
+    chirps = chirp + np.linspace(-COMB_CHIRP / 4, COMB_CHIRP / 4, 5 if COMB_CHIRP > 0 else 1)
     best, off0, pitch, chirp = _comb_search(prof, pitches, offsets, chirps)
     best /= spread
     if best < COMB_MIN_SCORE:
