@@ -165,8 +165,9 @@ def locate_from_corners(
     Returns
     -------
     Location or Failure
-        The side comes from the landmarks; if they clearly show another corner as A1, the corners
-        are re-ordered to follow the print.
+        The side comes from the landmarks, and so does which corner is A1: corners given starting
+        from another corner are re-ordered to follow the print (``orientation_confidence`` says
+        how clear that was).
     """
     corners = np.asarray(corners, dtype=np.float64).reshape(4, 2)
     return _finish(image, grid_homography(corners), refine=refine, debug=debug)
@@ -706,10 +707,6 @@ def _smooth_model(pos: np.ndarray, lines: range) -> np.ndarray | None:
     rows[~ok] = np.nan
     pos[list(lines)] = rows
     return coef
-
-
-def _model_eval(coef: np.ndarray, i: float, t: np.ndarray) -> np.ndarray:
-    return _design(np.full_like(t, i), t) @ coef
 
 
 def _model_poly(coef: np.ndarray, i: float) -> np.ndarray:
