@@ -45,6 +45,9 @@ WEIGHT_DECAY = 1e-4
 #: Colour augmentation: largest hue shift (degrees) and relative saturation change.
 HUE_JITTER = 8.0
 SATURATION_JITTER = 0.15
+#: Share of training cell patches scrambled into a 4x4 block puzzle (see ``_shuffle_blocks``); 0.2 gave
+#: no gain on the eval split in a short run (0.873 vs 0.886 cell accuracy), so it is off.
+SHUFFLE_SHARE = 0.0
 #: Fraction of the training sheets held out for temperature scaling.
 CALIBRATION_FRACTION = 0.1
 
@@ -70,8 +73,8 @@ TASKS = {
 def git_commit() -> str:
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True)
-        dirty = subprocess.run(["git", "status", "--porcelain", "models", "scanner"], capture_output=True,
-                               text=True, check=True).stdout.strip()
+        status = ["git", "status", "--porcelain", "--untracked-files=no", "models", "scanner"]
+        dirty = subprocess.run(status, capture_output=True, text=True, check=True).stdout.strip()
         return out.stdout.strip() + ("+dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
@@ -96,7 +99,9 @@ def _hue_matrices(angles: torch.Tensor) -> torch.Tensor:
     return torch.stack(rows, -2)
 
 
-def augment(x: torch.Tensor, gen: torch.Generator, mean: torch.Tensor, std: torch.Tensor) -> torch.Tensor:
+def augment(
+    x: torch.Tensor, gen: torch.Generator, mean: torch.Tensor, std: torch.Tensor, shuffle: float = 0.0
+) -> torch.Tensor:
     """Jitter that the renderer's parameter bins leave out: exposure, contrast, a small hue shift and
     saturation change (the eval split's pencil colours lie between the training ones), mirror images,
     and a shift of up to 2 px (the locator's error)."""
@@ -112,7 +117,32 @@ def augment(x: torch.Tensor, gen: torch.Generator, mean: torch.Tensor, std: torc
     v = torch.where(flip[:, None, None, None], v.flip(3), v)
     dy, dx = (int(t) for t in torch.randint(-2, 3, (2,), generator=gen))
     v = torch.roll(v, shifts=(dy, dx), dims=(2, 3))
+    if shuffle > 0:
+        v = _shuffle_blocks(v, gen, shuffle)
     return (v - mean) / std
+
+
+def _shuffle_blocks(v: torch.Tensor, gen: torch.Generator, p: float, grid: int = 4) -> torch.Tensor:
+    """Scramble a share ``p`` of the patches as a ``grid`` x ``grid`` puzzle: icon shapes the renderer
+    never drew (a player's own doodles) must not outweigh the pencil's colour, so some training
+    patches keep only colour and texture."""
+    n, ch, h, w = v.shape
+    if h % grid or w % grid:
+        return v
+    pick = torch.rand(n, generator=gen) < p
+    if not bool(pick.any()):
+        return v
+    sub = v[pick]
+    bh, bw = h // grid, w // grid
+    blocks = sub.reshape(len(sub), ch, grid, bh, grid, bw).permute(0, 2, 4, 1, 3, 5).reshape(
+        len(sub), grid * grid, ch, bh, bw)
+    order = torch.argsort(torch.rand(len(sub), grid * grid, generator=gen), dim=1)
+    blocks = blocks[torch.arange(len(sub))[:, None], order]
+    sub = blocks.reshape(len(sub), grid, grid, ch, bh, bw).permute(0, 3, 1, 4, 2, 5)
+    sub = sub.reshape(len(sub), ch, h, w)
+    out = v.clone()
+    out[pick] = sub
+    return out
 
 
 def fit(
@@ -147,7 +177,7 @@ def fit(
         t0 = time.perf_counter()
         for i in range(0, len(x), BATCH):
             idx = order[i : i + BATCH]
-            out = net(augment(xt[idx], gen, mt, st))
+            out = net(augment(xt[idx], gen, mt, st, SHUFFLE_SHARE if task.name == "cell" else 0.0))
             loss = sum(lf(o, y[idx]) for lf, o, y in zip(losses, out, yt, strict=False))
             opt.zero_grad()
             loss.backward()
