@@ -64,6 +64,14 @@ class Sample:
         return self.photo.coin_centers
 
     @property
+    def crossings(self) -> np.ndarray:
+        """Photo px of the grid line crossings, shape (12, 12, 2): ``[row_line, col_line]`` (row line 0
+        is the top of row A), curl included; what a scanner following bent paper should find."""
+        lines = np.arange(12, dtype=np.float64)
+        cells = np.stack(np.meshgrid(lines, lines), -1).reshape(-1, 2)  # (x = col line, y = row line)
+        return self.photo.page_to_photo(self.page.cells_to_page(cells)).reshape(12, 12, 2)
+
+    @property
     def coin_states(self) -> tuple[int, ...]:
         """Per coin circle: 0 empty, 1 filled, 2 crossed out (spent)."""
         return self.page.coin_states

@@ -41,6 +41,16 @@ def test_written_files_hold_the_truth(tmp_path: Path, tier: str) -> None:
     assert np.array(truth["edges_h"]).shape == (10, 11) and np.array(truth["edges_v"]).shape == (11, 10)
 
 
+def test_crossings_run_between_the_corners() -> None:
+    sample = make_sample(4, tier="hard", size=SIZE)
+    grid = sample.crossings
+    assert grid.shape == (12, 12, 2)
+    assert np.allclose([grid[0, 0], grid[0, 11], grid[11, 11], grid[11, 0]], sample.corners)
+    # every row line runs from the left edge to the right edge, monotonically along the top edge's direction
+    along = (grid[:, 1:] - grid[:, :-1]) @ (sample.corners[1] - sample.corners[0])
+    assert (along > 0).all()
+
+
 def test_bad_tier_or_split_is_a_synth_error(tmp_path: Path) -> None:
     with pytest.raises(SynthError, match="tier"):
         make_sample(0, tier="satellite")
