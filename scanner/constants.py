@@ -84,6 +84,10 @@ MIN_CANDIDATE_AREA = 0.02
 """Smallest candidate quadrilateral as a fraction of the downscaled image area (the grid of a sheet
 at 25 % of the frame covers about 8 %)."""
 
+ALTERNATE_OUTLINES = 3
+"""Largest outlines that get second-guess quads (other choices of four hull sides) when no
+candidate verifies: each costs up to 15 verifications, and only on photos that would fail."""
+
 MAX_CANDIDATES = 12
 """Candidates verified at most, largest first: bounds the time on cluttered photos."""
 

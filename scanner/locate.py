@@ -12,11 +12,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 
 import cv2
 import numpy as np
 
 from scanner.constants import (
+    ALTERNATE_OUTLINES,
     BLUR_MIN_SHARPNESS,
     BORDER_MARGIN,
     CANON_MARGIN,
@@ -125,7 +127,7 @@ def locate_sheet(image: np.ndarray, *, debug: DebugSink | None = None) -> Locati
     small, scale = downscale(image)
     grey = min_channel(small)
     emit(debug, "locate_small", small)
-    quads, touching = candidate_quads(grey, debug=debug)
+    quads, touching, alternates = candidate_quads(grey, debug=debug)
     pyramid = [grey]
     while len(pyramid) < 3 and min(pyramid[-1].shape) >= 4 * canon_size(VERIFY_PPC, VERIFY_PAD) // 3:
         pyramid.append(cv2.pyrDown(pyramid[-1]))
@@ -142,6 +144,13 @@ def locate_sheet(image: np.ndarray, *, debug: DebugSink | None = None) -> Locati
             continue
         if best is None or fit.score > best.score:
             best = fit
+    if best is None:  # second guesses: other sides of the largest outlines, then the paper itself
+        for quad, wide in [(q, False) for q in alternates] + [(q, True) for q in paper_quads(grey)]:
+            fit = verify_candidate(
+                pyramid, quad, scale_range=COMB_PARTIAL_RANGE if wide else COMB_SCALE_RANGE
+            )
+            if isinstance(fit, _Fit) and (best is None or fit.score > best.score):
+                best = fit
     if best is None:
         if partial:
             return Failure("cut_off", "an 11x11 grid runs past the photo's edge; include the whole sheet")
@@ -207,7 +216,7 @@ def downscale(image: np.ndarray, long_side: int = LOCATE_SIDE) -> tuple[np.ndarr
 
 def candidate_quads(
     grey: np.ndarray, *, debug: DebugSink | None = None
-) -> tuple[list[np.ndarray], list[bool]]:
+) -> tuple[list[np.ndarray], list[bool], list[np.ndarray]]:
     """Quadrilaterals that might bound the grid, largest first.
 
     Returns
@@ -216,6 +225,9 @@ def candidate_quads(
         Photo-order corners (clockwise from the top-left-most).
     touching : list of bool
         Whether the contour behind each quad touches the image border.
+    alternates : list of (4, 2) float arrays
+        Second guesses for the largest outlines (quads through other choices of four hull sides),
+        for when a drawing joined to the frame (a banner, a pencil) hides a side.
     """
     h, w = grey.shape
     binary = dark_lines(grey)
@@ -223,6 +235,7 @@ def candidate_quads(
     contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     min_area = MIN_CANDIDATE_AREA * h * w
     found: list[tuple[float, np.ndarray, bool]] = []
+    hulls: list[tuple[float, np.ndarray]] = []
     for cnt in contours:
         if len(cnt) < 40:
             continue  # a contour this short cannot outline a grid of min_area
@@ -231,6 +244,8 @@ def candidate_quads(
             continue
         xs, ys = hull[:, 0, 0], hull[:, 0, 1]
         touches = bool(xs.min() <= 1 or ys.min() <= 1 or xs.max() >= w - 2 or ys.max() >= h - 2)
+        if not touches:
+            hulls.append((float(cv2.contourArea(hull)), hull))
         quad = _hull_to_quad(hull, cnt)
         if quad is None:
             if not touches:
@@ -248,7 +263,61 @@ def candidate_quads(
         for _, q, _ in found:
             cv2.polylines(vis, [q.astype(np.int32)], True, (0, 0, 255), 1)
         emit(debug, "locate_candidates", vis)
-    return [q for _, q, _ in found], [t for _, _, t in found]
+    hulls.sort(key=lambda t: -t[0])
+    alternates = [q for _, hull in hulls[:ALTERNATE_OUTLINES] for q in _side_choices(hull)]
+    return [q for _, q, _ in found], [t for _, _, t in found], alternates
+
+
+def paper_quads(grey: np.ndarray) -> list[np.ndarray]:
+    """Outlines of the brightest large blobs (the paper on a darker table), as quads, largest first.
+
+    The grid inside is 11 of the page's 13.6 x 19.2 cells, so these need the wide comb range.
+    """
+    h, w = grey.shape
+    _, bright = cv2.threshold(cv2.GaussianBlur(grey, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out = []
+    for cnt in sorted(contours, key=cv2.contourArea, reverse=True)[:2]:
+        hull = cv2.convexHull(cnt)
+        if cv2.contourArea(hull) < 2 * MIN_CANDIDATE_AREA * h * w:
+            break
+        quad = _hull_to_quad(hull, cnt)
+        if quad is not None:
+            out.append(order_clockwise(quad))
+    return out
+
+
+def _side_choices(hull: np.ndarray) -> list[np.ndarray]:
+    # Quads through four of the six longest sides of a simplified hull, kept in hull order (so the
+    # quad stays convex), largest first.
+    peri = cv2.arcLength(hull, True)
+    poly = cv2.approxPolyDP(hull, 0.01 * peri, True).reshape(-1, 2).astype(np.float64)
+    if len(poly) <= 4:
+        return []
+    nxt = np.roll(poly, -1, axis=0)
+    longest = sorted(np.argsort(-np.linalg.norm(nxt - poly, axis=1))[:6].tolist())
+    hull_area = float(cv2.contourArea(hull))
+    out: list[tuple[float, np.ndarray]] = []
+    for combo in combinations(longest, 4):
+        quad = np.empty((4, 2))
+        ok = True
+        for k in range(4):
+            p, v = poly[combo[k - 1]], nxt[combo[k - 1]] - poly[combo[k - 1]]
+            q, w = poly[combo[k]], nxt[combo[k]] - poly[combo[k]]
+            den = v[0] * w[1] - v[1] * w[0]
+            if abs(den) < 1e-9:
+                ok = False
+                break
+            t = ((q[0] - p[0]) * w[1] - (q[1] - p[1]) * w[0]) / den
+            quad[k] = p + t * v
+        if not ok:
+            continue
+        area = float(cv2.contourArea(quad.astype(np.float32)))
+        if 0.3 * hull_area < area < 1.5 * hull_area and cv2.isContourConvex(quad.astype(np.float32)):
+            out.append((area, order_clockwise(quad)))
+    out.sort(key=lambda t: -t[0])
+    return [q for _, q in out]
 
 
 def dark_lines(grey: np.ndarray) -> np.ndarray:
