@@ -338,7 +338,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1, help="processes rendering training sheets")
     ap.add_argument("--data-key", default=None, help="cache directory name (default: source fingerprint)")
     ap.add_argument("--max-edges", type=int, default=60000, help="edge strips used for training at most")
+    ap.add_argument("--only", default=",".join(TASKS), help="nets to train (the others are kept from --out)")
+    ap.add_argument("--cell-widths", default="16,32,48,64", help="conv widths of the cell net")
     args = ap.parse_args(argv)
+    only = [t.strip() for t in args.only.split(",") if t.strip()]
+    widths = tuple(int(w) for w in args.cell_widths.split(","))
+    tasks = dict(TASKS)
+    tasks["cell"] = Task("cell", lambda: CellNet(widths), CELL_INPUT, ("terrain", "star"),
+                         (TERRAIN_CLASSES, STAR_CLASSES))
+    kept: dict[str, Any] = {}
+    if set(only) != set(TASKS):
+        old = json.loads((args.out / MANIFEST).read_text(encoding="utf-8"))
+        kept = {k: v for k, v in old["models"].items() if k not in only}
     torch.set_num_threads(args.threads)
     log = lambda s: print(s, flush=True)  # noqa: E731
     t_start = time.perf_counter()
@@ -355,14 +366,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     held = rng.random(n_train) < CALIBRATION_FRACTION
     held[0] = True  # never an empty calibration set
     args.out.mkdir(parents=True, exist_ok=True)
-    entries = {}
-    for i, task in enumerate(TASKS.values()):
+    entries = dict(kept)
+    for i, task in enumerate(tasks.values()):
+        if task.name not in only:
+            continue
         log(f"training {task.name}")
         tr, cal = split_arrays(train, task.name, held, cap=args.max_edges if task.name == "edge" else None,
                                seed=args.seed)
         ev_x, ev_y, _ = evaluation.arrays(task.name)
         entries[task.name] = train_task(task, tr, cal, (ev_x, ev_y), out=args.out, epochs=args.epochs,
                                         seed=args.seed + i, log=log)
+        entries[task.name]["code_version"] = git_commit()
+        if task.name == "cell":
+            entries[task.name]["widths"] = list(widths)
     manifest = {
         "about": "cartoscan classifier models; checked on load by scanner.classify.load_models",
         "code_version": git_commit(),
@@ -375,7 +391,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                  "eval_seeds": ds.seed_range("eval", n_eval, args.seed),
                  "tiers": list(ds.TIERS), "corner_jitter_cells": ds.CORNER_JITTER, "data_key": key,
                  "render_seconds": round(data_seconds, 1)},
-        "models": entries,
+        "models": {name: entries[name] for name in TASKS},
         "total_seconds": round(time.perf_counter() - t_start, 1),
     }
     (args.out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
