@@ -145,9 +145,11 @@ def pinhole_photo(sheet: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarr
     r_roll = np.array([[np.cos(roll), -np.sin(roll), 0], [np.sin(roll), np.cos(roll), 0], [0, 0, 1]])
     cam = centred @ (r_roll @ r_tilt).T + [0, 0, dist]
     proj = cam[:, :2] / cam[:, 2:3]
-    fill = float(rng.uniform(0.5, 0.95))  # page bounding box / frame, linear (sheet >= 25 % of area)
+    # the sheet covers 25-80 % of the frame's area (the scanner's stated range), if it fits
     span = proj.max(axis=0) - proj.min(axis=0)
-    scale = fill * min(out_w / span[0], out_h / span[1])
+    area = float(cv2.contourArea(proj.astype(np.float32)))
+    target = float(rng.uniform(0.25, 0.8)) * out_w * out_h
+    scale = min(np.sqrt(target / area), 0.98 * min(out_w / span[0], out_h / span[1]))
     proj = (proj - proj.min(axis=0)) * scale
     slack = np.array([out_w, out_h]) - (proj.max(axis=0))
     proj += slack * rng.uniform(0.1, 0.9, size=2)
