@@ -41,6 +41,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--photos", type=int, default=200)
     ap.add_argument("--tiers", default=",".join(ds.TIERS_ORDER))
+    ap.add_argument("--split", default="eval", choices=("eval", "train"),
+                    help="drawing-style bins (train: styles like training's, on unseen seeds)")
     args = ap.parse_args()
     tiers = args.tiers.split(",")
     models = default_models()
@@ -52,7 +54,7 @@ def main() -> None:
         for i in range(args.photos):
             seed = SEED0 + i
             tier = tiers[i % len(tiers)]
-            sample = ds.render(seed, split="eval", tier=tier)
+            sample = ds.render(seed, split=args.split, tier=tier)
             path = Path(tmp) / f"{seed}.jpg"
             cv2.imwrite(str(path), sample.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
             rng = np.random.default_rng(seed)
@@ -84,8 +86,8 @@ def main() -> None:
                     wrong_examples.append(f"seed {seed} ({tier}): cells {diff[:6]} coins "
                                           f"{sample.sheet.coins}/{sample.sheet.spent}->"
                                           f"{reading.coins}/{reading.spent}")
-    print(f"end to end on {args.photos} synthetic photos (seeds {SEED0}.., eval drawing styles), "
-          "4 random cards each")
+    print(f"end to end on {args.photos} synthetic photos (seeds {SEED0}.., {args.split}-split drawing "
+          "styles), 4 random cards each")
     print(f"{'tier':8} {'photos':>6} {'located':>7} {'no sheet':>8} {'doubtful':>8} {'exact':>6} "
           f"{'wrong':>6} {'exact%':>7} {'exact% w/ guess':>15}")
     total: dict[str, float] = defaultdict(float)

@@ -49,7 +49,7 @@ RULEBOOK_CELLS = {
 BENCH_SEED = ds.SEED_BASE["bench"]
 
 
-def synthetic(n: int, *, adapt: bool, threshold: float | None) -> None:
+def synthetic(n: int, *, adapt: bool, threshold: float | None, split: str = "eval") -> None:
     models = load_models()
     kw = {"threshold": threshold} if threshold is not None else {}
     k = len(TERRAIN_CLASSES)
@@ -58,7 +58,7 @@ def synthetic(n: int, *, adapt: bool, threshold: float | None) -> None:
     for i in range(n):
         seed = BENCH_SEED + i
         tier = ds.tier_of(seed)
-        sample = ds.render(seed, split="eval", tier=tier)
+        sample = ds.render(seed, split=split, tier=tier)
         canonical = ds.canonical_of(sample, np.random.default_rng([seed, 77]))
         reading = classify_sheet(cell_patches(canonical), sample.sheet.side,
                                  coin_patches=coin_patches(canonical),
@@ -88,7 +88,7 @@ def synthetic(n: int, *, adapt: bool, threshold: float | None) -> None:
         t["stars_right"] += reading.stars == truth.stars
         t["exact"] += exact and coin_ok and reading.stars == truth.stars
         t["sheets"] += 1
-    print(f"synthetic eval split: {n} sheets (seeds {BENCH_SEED}..{BENCH_SEED + n - 1}, eval drawing "
+    print(f"synthetic photos: {n} sheets (seeds {BENCH_SEED}..{BENCH_SEED + n - 1}, {split}-split drawing "
           f"styles), adapt={adapt}")
     print(f"{'tier':8} {'sheets':>6} {'cells':>6} {'cell acc':>9} {'coverage':>9} {'kept acc':>9} "
           f"{'exact sheet':>11} {'coins ok':>8} {'stars ok':>8}")
@@ -197,9 +197,13 @@ def main() -> None:
     ap.add_argument("--sheets", type=int, default=100)
     ap.add_argument("--no-adapt", action="store_true", help="switch off the per-sheet vote")
     ap.add_argument("--threshold", type=float, default=None)
+    ap.add_argument("--split", default="eval", choices=("eval", "train"),
+                    help="drawing-style bins (train: styles like training's, on unseen seeds)")
+    ap.add_argument("--no-reference", action="store_true", help="skip the real drawings")
     args = ap.parse_args()
-    synthetic(args.sheets, adapt=not args.no_adapt, threshold=args.threshold)
-    reference(adapt=not args.no_adapt, threshold=args.threshold)
+    synthetic(args.sheets, adapt=not args.no_adapt, threshold=args.threshold, split=args.split)
+    if not args.no_reference:
+        reference(adapt=not args.no_adapt, threshold=args.threshold)
 
 
 if __name__ == "__main__":
