@@ -28,7 +28,8 @@ _STROKE_SAT = 0.3  # ... and saturation below this (black print, not coloured pe
 _WARM = 0.06  # red minus blue, as a fraction of the paper level, of the mountains' dark brown
 _CLEAN = 0.8  # a clean cell's median is at least this fraction of the paper's brightness
 _ICON_MAX = 0.45  # an icon covers less than this fraction of the cell interior
-_WASTE_WEIGHT = 0.5  # the rift is a weaker cue than the mountains: pencil graphite is grey too
+_WASTE_WEIGHT = 0.5
+_RUIN_WEIGHT = 0.5  # ruins are drawn over in play, mountains never: ruins count half  # the rift is a weaker cue than the mountains: pencil graphite is grey too
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,13 +93,14 @@ def cell_features(
 
     Returns
     -------
-    (3, 11, 11) float array
+    (4, 11, 11) float array
         ``[0]`` the fraction of pixels dark in every channel and warm (the printed mountains' dark
         brown squares; coloured pencil stays bright in its strongest channel, graphite is neutral),
         ``[1]`` the mean grey darkness, darkness times unsaturation (the wasteland rift; coloured
         fills are saturated),
         ``[2]`` the fraction of grey stroke pixels in cells that are otherwise clean white paper
-        (the printer-friendly sheet's outlined mountain and ruins icons; drawn-on cells give 0).
+        (the printer-friendly sheet's outlined mountain and ruins icons; drawn-on cells give 0),
+        ``[3]`` that times the share of slanted edges (a mountain's triangles, not a ruin's columns).
         All over the cell interior inset by 1/5 cell.
     """
     value = max_channel(canonical).astype(np.float32)
@@ -122,7 +124,12 @@ def cell_features(
     # fills (a drawn-on cell) are not
     clean = (np.median(per_cell(value), axis=2) > _CLEAN * paper) & (np.median(per_cell(unsat), axis=2) > 0.8)
     icons = np.where(clean & (stroke_frac < _ICON_MAX), stroke_frac, 0.0)
-    return np.stack([per_cell(dark_all).mean(axis=2), per_cell(grey_dark).mean(axis=2), icons])
+    # how slanted the icon's edges are: a mountain's triangles are, a ruin's columns are upright
+    gx = cv2.Sobel(value, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(value, cv2.CV_32F, 0, 1, ksize=3)
+    energy = gx * gx + gy * gy
+    slant = per_cell(2.0 * np.abs(gx * gy)).sum(axis=2) / (per_cell(energy).sum(axis=2) + 1e-6)
+    return np.stack([per_cell(dark_all).mean(axis=2), per_cell(grey_dark).mean(axis=2), icons, icons * slant])
 
 
 def coin_track_score(
@@ -169,14 +176,16 @@ def side_scores(features: np.ndarray) -> np.ndarray:
         Mean robust z-scores of the side's printed cells against all other cells.
     """
     out = np.zeros(len(SIDES))
-    dark, grey, strokes = features
+    dark, grey, strokes, slanted = features
     for s, side in enumerate(SIDES):
         mountains, waste, ruins = side_cells(side)
         printed = np.zeros((GRID_SIZE, GRID_SIZE), bool)
         for rc in (*mountains, *waste, *ruins):
             printed[rc] = True
         colour = float(_robust_z(dark, printed, mountains).mean())
-        icons = float(_robust_z(strokes, printed, (*mountains, *ruins)).mean())
+        icons = float(_robust_z(slanted, printed, mountains).mean()) + _RUIN_WEIGHT * float(
+            _robust_z(strokes, printed, ruins).mean()
+        )
         score = max(colour, icons)
         if waste:
             score += _WASTE_WEIGHT * float(_robust_z(grey, printed, waste).mean())

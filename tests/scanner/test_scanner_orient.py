@@ -30,7 +30,7 @@ def test_side_a_half_turn_is_told_by_the_coin_track() -> None:
     # side A's mountains are symmetric under a half turn: without the coin track the two tie
     with_coins = judge(np.rot90(_canonical("A"), 2))
     assert isinstance(with_coins, Orientation) and with_coins.turns == 2
-    bare = side_scores(np.zeros((3, 11, 11)))
+    bare = side_scores(np.zeros((4, 11, 11)))
     assert bare.shape == (len(SIDES),)
 
 
