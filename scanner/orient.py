@@ -28,8 +28,8 @@ _STROKE_SAT = 0.3  # ... and saturation below this (black print, not coloured pe
 _WARM = 0.06  # red minus blue, as a fraction of the paper level, of the mountains' dark brown
 _CLEAN = 0.8  # a clean cell's median is at least this fraction of the paper's brightness
 _ICON_MAX = 0.45  # an icon covers less than this fraction of the cell interior
-_WASTE_WEIGHT = 0.5
-_RUIN_WEIGHT = 0.5  # ruins are drawn over in play, mountains never: ruins count half  # the rift is a weaker cue than the mountains: pencil graphite is grey too
+_WASTE_WEIGHT = 0.5  # the rift is a weaker cue than the mountains: pencil graphite is grey too
+_RUIN_WEIGHT = 0.5  # ruins are drawn over in play, mountains never: ruins count half
 
 
 @dataclass(frozen=True, slots=True)
