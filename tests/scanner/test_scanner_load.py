@@ -44,6 +44,8 @@ def test_exif_orientation_is_applied(tmp_path: Path) -> None:
     # after a clockwise turn the blue top-left block sits at the top-right
     assert img[5, 55, 0] > 200 and img[5, 55, 2] < 60
     assert img[5, 5, 0] < 60
+    half = load_image(path, reduce=2)  # the reduced decode turns the photo as well
+    assert isinstance(half, np.ndarray) and half.shape == (45, 30, 3)
 
 
 def test_pixel_cap_refuses_before_decoding(tmp_path: Path) -> None:
