@@ -612,7 +612,7 @@ def refine_grid(
         warped = warp_from(sources, h, ppc, REFINE_MARGIN)
         emit(debug, f"refine_{ppc}", warped)
         last = warped
-        cells = _measure_crossings(warped, ppc, win)
+        cells = _measure_crossings(warped, ppc, win, every_line=k == len(REFINE_PASSES) - 1)
         if cells is None:
             break
         crossings = apply_h(h, cells)
@@ -627,14 +627,16 @@ def refine_grid(
 REFINE_MARGIN = 0.6  # cells around the grid in refinement windows: room for the border-line search
 
 
-def _measure_crossings(warped: np.ndarray, ppc: int, win: float) -> np.ndarray | None:
+def _measure_crossings(
+    warped: np.ndarray, ppc: int, win: float, *, every_line: bool = True
+) -> np.ndarray | None:
     # Crossings in cell units, measured line by line in a rectified window with REFINE_MARGIN.
     margin = REFINE_MARGIN
     dark = 255.0 - min_channel(warped).astype(np.float32)
     ridge_v, ridge_h = line_response(dark, ppc)
     off = margin * ppc
-    vert = _line_polys(ridge_v, ppc, off, win)  # x of vertical line i as a polynomial of y
-    horiz = _line_polys(ridge_h.T, ppc, off, win)  # y of horizontal line j as a polynomial of x
+    vert = _line_polys(ridge_v, ppc, off, win, every_line=every_line)  # x of line i, polynomial of y
+    horiz = _line_polys(ridge_h.T, ppc, off, win, every_line=every_line)  # y of line j, of x
     if vert is None or horiz is None:
         return None
     deg = max(len(p) for p in (*vert, *horiz))
@@ -667,7 +669,9 @@ def _segment_profiles(ridge: np.ndarray, ppc: int, off: float) -> np.ndarray:
     return seg
 
 
-def _line_polys(ridge: np.ndarray, ppc: int, off: float, win: float) -> list[np.ndarray] | None:
+def _line_polys(
+    ridge: np.ndarray, ppc: int, off: float, win: float, *, every_line: bool = True
+) -> list[np.ndarray] | None:
     # For the 12 lines across the x axis of `ridge`: each line's offset from its nominal place, as a
     # polynomial of the position along it (cells).  Inner lines are measured first; a smooth model of
     # the whole grid removes gross outliers; each line then gets its own robust fit (curl bends lines
@@ -686,7 +690,10 @@ def _line_polys(ridge: np.ndarray, ppc: int, off: float, win: float) -> list[np.
     along = np.arange(N) + 0.5
     fits: dict[int, np.ndarray] = {}
     for i in range(1, N):
-        fits[i] = _fit_line(pos[i], along, model, i)
+        if every_line or i in (1, 2, N - 2, N - 1):  # coarse passes: the model, but for the border's
+            fits[i] = _fit_line(pos[i], along, model, i)  # neighbours, which predict the border
+        else:
+            fits[i] = _model_poly(model, float(i))
     for i, (a, b) in ((0, (1, 2)), (N, (N - 1, N - 2))):
         pred = 2 * (a + np.polyval(fits[a], along)) - (b + np.polyval(fits[b], along))
         pos[i], strength[i] = _peaks(seg, off + pred * ppc, EDGE_LINE_WINDOW * ppc, ppc, off)
@@ -833,12 +840,15 @@ def _finish(
     sources: Sources = [small if small is not None else downscale(image), (image, 1.0)]
     if refine:
         h, crossings, last = refine_grid(sources, h, debug=debug)
-        settled = _settle_shift(sources, h)
+        canon = warp_from(sources, h, ORIENT_PPC, CANON_MARGIN)
+        settled = _settle_shift(sources, h, canon)
         if settled is not h:
             h, crossings, last = refine_grid(sources, settled, debug=debug)
+            canon = warp_from(sources, h, ORIENT_PPC, CANON_MARGIN)
     else:
         crossings = apply_h(h, _NODES)
         last = warp_from(sources, h, float(np.clip(pitch, 16, 48)), REFINE_MARGIN)
+        canon = warp_from(sources, h, ORIENT_PPC, CANON_MARGIN)
     pitch = _pitch(h)
     hgt, wid = image.shape[:2]
     m = BORDER_MARGIN
@@ -852,7 +862,6 @@ def _finish(
     emit(debug, "locate_grid", grey)
     if sharp < BLUR_MIN_SHARPNESS:
         return Failure("too_blurred", f"the photo is too blurred to read (sharpness {sharp:.3f}); hold still")
-    canon = warp_from(sources, h, ORIENT_PPC, CANON_MARGIN)
     emit(debug, "locate_canonical", canon)
     verdict = judge(canon)
     if isinstance(verdict, Failure):
@@ -873,21 +882,20 @@ def _finish(
     )
 
 
-def _landmarks(sources: Sources, h: np.ndarray) -> tuple[float, float]:
-    # (best side/turn score, best coin-track score over the four turns) of the grid h.
-    canon = warp_from(sources, h, ORIENT_PPC, CANON_MARGIN)
+def _landmarks(canon: np.ndarray) -> tuple[float, float]:
+    # (best side/turn score, best coin-track score over the four turns) of a canonical image.
     verdict = judge(canon)
     score = float(verdict.scores.max()) if isinstance(verdict, Orientation) else -np.inf
     coins = max(coin_track_score(np.rot90(canon, k)) for k in range(4))
     return score, coins
 
 
-def _settle_shift(sources: Sources, h: np.ndarray) -> np.ndarray:
+def _settle_shift(sources: Sources, h: np.ndarray, canon: np.ndarray) -> np.ndarray:
     # Where all lines look alike (the printer-friendly sheet: thin grid border, the coin box's edge a
     # cell below it) the line comb can land one cell off.  When the printed landmarks are not
     # convincing, the coin track decides among the grid and its eight one-cell shifts: its 14
     # circles sit at a pitch unlike the grid's, so only the true grid puts them where they belong.
-    score, coins = _landmarks(sources, h)
+    score, coins = _landmarks(canon)
     if score >= SHIFT_CHECK_BELOW:
         return h
     best, best_h = coins, h
@@ -896,7 +904,7 @@ def _settle_shift(sources: Sources, h: np.ndarray) -> np.ndarray:
             if dx == dy == 0:
                 continue
             shifted = h @ np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1.0]])
-            c = _landmarks(sources, shifted)[1]
+            c = _landmarks(warp_from(sources, shifted, ORIENT_PPC, CANON_MARGIN))[1]
             if c > best + SHIFT_COIN_MARGIN:
                 best, best_h = c, shifted
     return best_h
