@@ -1,6 +1,6 @@
 """Accuracy of the committed classifier on data it never saw.
 
-    python benchmarks/eval_classifier.py [--sheets 100] [--no-adapt] [--threshold T]
+    python benchmarks/eval_classifier.py [--sheets 100] [--adapt | --no-adapt] [--threshold T] [--split S]
 
 1. Synthetic photos from the ``bench`` seed range (never used by training) drawn with eval-split
    drawing styles (``DrawStyle.random(rng, split="eval")``), all camera tiers, rectified with the true
@@ -22,7 +22,14 @@ import cv2
 import numpy as np
 
 from models import dataset as ds
-from scanner.classify import TERRAIN_CLASSES, TERRAIN_SYMBOLS, Models, classify_sheet, load_models
+from scanner.classify import (
+    ADAPT_DEFAULT,
+    TERRAIN_CLASSES,
+    TERRAIN_SYMBOLS,
+    Models,
+    classify_sheet,
+    load_models,
+)
 from scanner.constants import CANON_MARGIN, CANON_PPC
 from scanner.sample import cell_patches, coin_patches, edge_strips
 
@@ -195,15 +202,16 @@ def _report(title: str, canonical: np.ndarray, truth: dict, models: Models, adap
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sheets", type=int, default=100)
-    ap.add_argument("--no-adapt", action="store_true", help="switch off the per-sheet vote")
+    ap.add_argument("--adapt", action=argparse.BooleanOptionalAction, default=ADAPT_DEFAULT,
+                    help="the per-sheet vote (default: as scanner.classify)")
     ap.add_argument("--threshold", type=float, default=None)
     ap.add_argument("--split", default="eval", choices=("eval", "train"),
                     help="drawing-style bins (train: styles like training's, on unseen seeds)")
     ap.add_argument("--no-reference", action="store_true", help="skip the real drawings")
     args = ap.parse_args()
-    synthetic(args.sheets, adapt=not args.no_adapt, threshold=args.threshold, split=args.split)
+    synthetic(args.sheets, adapt=args.adapt, threshold=args.threshold, split=args.split)
     if not args.no_reference:
-        reference(adapt=not args.no_adapt, threshold=args.threshold)
+        reference(adapt=args.adapt, threshold=args.threshold)
 
 
 if __name__ == "__main__":

@@ -150,4 +150,8 @@ def test_sheet_vote_pulls_a_doubtful_cell_towards_its_look_alikes() -> None:
     drawable = np.array([True, True, True, True, True, False])
     out = adapt_to_sheet(probs, feats, drawable, threshold=0.8)
     assert out[4].argmax() == 1 and np.isclose(out[4].sum(), 1.0)
+    assert out[4].max() < 0.8  # the vote overruled the net: a better guess, still doubtful
+    confirm = probs.copy()
+    confirm[4] = [0.35, 0.65]  # the net leaned the same way: the vote may vouch for it
+    assert adapt_to_sheet(confirm, feats, drawable, threshold=0.8)[4, 1] >= 0.8
     assert np.array_equal(out[:4], probs[:4]) and np.array_equal(out[5], probs[5])
