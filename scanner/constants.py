@@ -118,6 +118,10 @@ SHIFT_CHECK_BELOW = 7.0
 """Landmark score (see ``orient.judge``) below which the grid's one-cell shifts are tried too: a
 colour sheet found right scores 9-12, one found a cell off 3-6."""
 
+SHIFT_REACH = 2
+"""Largest grid shift in cells tried by that check: on the printer-friendly sheet the comb has landed
+two cells off (onto the header's boxes) in a 12 MP phone photo."""
+
 SHIFT_COIN_MARGIN = 0.3
 """Coin-track score gain (upright 0.5-2, elsewhere < 0.5) a one-cell shift needs to replace the grid."""
 

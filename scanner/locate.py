@@ -42,6 +42,7 @@ from scanner.constants import (
     REFINE_PASSES,
     SHIFT_CHECK_BELOW,
     SHIFT_COIN_MARGIN,
+    SHIFT_REACH,
     VERIFY_PAD,
     VERIFY_PPC,
 )
@@ -892,21 +893,26 @@ def _landmarks(canon: np.ndarray) -> tuple[float, float]:
 
 def _settle_shift(sources: Sources, h: np.ndarray, canon: np.ndarray) -> np.ndarray:
     # Where all lines look alike (the printer-friendly sheet: thin grid border, the coin box's edge a
-    # cell below it) the line comb can land one cell off.  When the printed landmarks are not
-    # convincing, the coin track decides among the grid and its eight one-cell shifts: its 14
-    # circles sit at a pitch unlike the grid's, so only the true grid puts them where they belong.
+    # cell below it, the header's boxes) the line comb can land a cell or two off.  When the printed
+    # landmarks are not convincing, the coin track decides among the grid and its one- and two-cell
+    # shifts: its 14 circles sit at a pitch unlike the grid's, so only the true grid puts them where
+    # they belong.  One wide canonical serves every shift: an integer shift is a crop of it.
     score, coins = _landmarks(canon)
     if score >= SHIFT_CHECK_BELOW:
         return h
+    reach, ppc = SHIFT_REACH, ORIENT_PPC
+    wide = warp_from(sources, h, ppc, CANON_MARGIN + reach)
+    size = canon_size(ppc, CANON_MARGIN)
     best, best_h = coins, h
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
+    for dx in range(-reach, reach + 1):
+        for dy in range(-reach, reach + 1):
             if dx == dy == 0:
                 continue
-            shifted = h @ np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1.0]])
-            c = _landmarks(warp_from(sources, shifted, ORIENT_PPC, CANON_MARGIN))[1]
+            x0, y0 = round((reach + dx) * ppc), round((reach + dy) * ppc)
+            window = wide[y0 : y0 + size, x0 : x0 + size]
+            c = max(coin_track_score(np.rot90(window, k)) for k in range(4))
             if c > best + SHIFT_COIN_MARGIN:
-                best, best_h = c, shifted
+                best, best_h = c, h @ np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1.0]])
     return best_h
 
 

@@ -74,3 +74,24 @@ def test_location_repr_is_one_readable_line() -> None:
     assert not isinstance(loc, Failure)
     text = repr(loc)
     assert text.startswith("Location(corners=[") and "side='A'" in text and "\n" not in text
+
+
+@pytest.mark.parametrize(("dx", "dy"), [(2, 0), (0, -2), (-1, 1)])
+def test_coin_track_settles_a_grid_found_cells_off(dx: int, dy: int) -> None:
+    # without mountain squares the landmarks are weak, and the coin track alone must pull back a
+    # grid the comb put one or two cells off (seen on the printer-friendly sheet)
+    from scanner_fixtures import draw_page
+
+    from scanner.constants import CANON_MARGIN, ORIENT_PPC
+    from scanner.locate import _settle_shift, warp_from
+    from scanner.rectify import apply_h, grid_homography
+
+    page, truth = draw_page("A", ppc=32, mountains=False)
+    true_h = grid_homography(truth)
+    cells = np.array([[0.0, 0.0], [11, 0], [11, 11], [0, 11]])
+    off = grid_homography(apply_h(true_h, cells + [dx, dy]))
+    sources = [(page, 1.0)]
+    settled = _settle_shift(sources, off, warp_from(sources, off, ORIENT_PPC, CANON_MARGIN))
+    assert _cell_error(apply_h(off, cells), truth) > 0.9  # the test starts from a wrong grid
+    corners = apply_h(settled, cells)
+    assert _cell_error(corners, truth) < 0.05
