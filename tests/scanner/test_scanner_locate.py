@@ -89,7 +89,7 @@ def test_coin_track_settles_a_grid_found_cells_off(dx: int, dy: int) -> None:
     page, truth = draw_page("A", ppc=32, mountains=False)
     true_h = grid_homography(truth)
     cells = np.array([[0.0, 0.0], [11, 0], [11, 11], [0, 11]])
-    off = grid_homography(apply_h(true_h, cells + [dx, dy]))
+    off = grid_homography(apply_h(true_h, cells + np.array([dx, dy])))
     sources = [(page, 1.0)]
     settled = _settle_shift(sources, off, warp_from(sources, off, ORIENT_PPC, CANON_MARGIN))
     assert _cell_error(apply_h(off, cells), truth) > 0.9  # the test starts from a wrong grid
