@@ -49,7 +49,7 @@ from scanner.constants import (
 from scanner.debug import DebugSink, emit
 from scanner.failure import Failure
 from scanner.geometry import GRID_SIZE
-from scanner.orient import Orientation, coin_track_score, judge, min_channel
+from scanner.orient import coin_track_score, decide, landmark_scores, min_channel
 from scanner.rectify import apply_h, canon_matrix, canon_size, grid_homography
 
 N = GRID_SIZE
@@ -842,14 +842,17 @@ def _finish(
     if refine:
         h, crossings, last = refine_grid(sources, h, debug=debug)
         canon = warp_from(sources, h, ORIENT_PPC, CANON_MARGIN)
-        settled = _settle_shift(sources, h, canon)
+        marks = landmark_scores(canon)
+        settled = _settle_shift(sources, h, marks)
         if settled is not h:
             h, crossings, last = refine_grid(sources, settled, debug=debug)
             canon = warp_from(sources, h, ORIENT_PPC, CANON_MARGIN)
+            marks = landmark_scores(canon)
     else:
         crossings = apply_h(h, _NODES)
         last = warp_from(sources, h, float(np.clip(pitch, 16, 48)), REFINE_MARGIN)
         canon = warp_from(sources, h, ORIENT_PPC, CANON_MARGIN)
+        marks = landmark_scores(canon)
     pitch = _pitch(h)
     hgt, wid = image.shape[:2]
     m = BORDER_MARGIN
@@ -864,7 +867,7 @@ def _finish(
     if sharp < BLUR_MIN_SHARPNESS:
         return Failure("too_blurred", f"the photo is too blurred to read (sharpness {sharp:.3f}); hold still")
     emit(debug, "locate_canonical", canon)
-    verdict = judge(canon)
+    verdict = decide(marks[0])
     if isinstance(verdict, Failure):
         return verdict
     sheet_crossings = np.rot90(crossings, verdict.turns).copy()
@@ -883,21 +886,14 @@ def _finish(
     )
 
 
-def _landmarks(canon: np.ndarray) -> tuple[float, float]:
-    # (best side/turn score, best coin-track score over the four turns) of a canonical image.
-    verdict = judge(canon)
-    score = float(verdict.scores.max()) if isinstance(verdict, Orientation) else -np.inf
-    coins = max(coin_track_score(np.rot90(canon, k)) for k in range(4))
-    return score, coins
-
-
-def _settle_shift(sources: Sources, h: np.ndarray, canon: np.ndarray) -> np.ndarray:
+def _settle_shift(sources: Sources, h: np.ndarray, marks: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     # Where all lines look alike (the printer-friendly sheet: thin grid border, the coin box's edge a
     # cell below it, the header's boxes) the line comb can land a cell or two off.  When the printed
     # landmarks are not convincing, the coin track decides among the grid and its one- and two-cell
     # shifts: its 14 circles sit at a pitch unlike the grid's, so only the true grid puts them where
     # they belong.  One wide canonical serves every shift: an integer shift is a crop of it.
-    score, coins = _landmarks(canon)
+    # marks: landmark_scores of the grid as found
+    score, coins = float(marks[0].max()), float(marks[1].max())
     if score >= SHIFT_CHECK_BELOW:
         return h
     reach, ppc = SHIFT_REACH, ORIENT_PPC

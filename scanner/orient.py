@@ -175,10 +175,14 @@ def side_scores(features: np.ndarray) -> np.ndarray:
     (4,) float array
         Mean robust z-scores of the side's printed cells against all other cells.
     """
-    out = np.zeros(len(SIDES))
     # one robust centre and spread per feature over the whole grid: the few printed cells barely
     # move a median, and this keeps the 16 (turn, side) scores cheap
-    z = np.stack([_robust_z(f) for f in features])
+    return _side_scores_z(np.stack([_robust_z(f) for f in features]))
+
+
+def _side_scores_z(z: np.ndarray) -> np.ndarray:
+    # side_scores on features already turned into robust z-scores
+    out = np.zeros(len(SIDES))
     for s, side in enumerate(SIDES):
         mountains, waste, ruins = side_cells(side)
         colour = _mean_at(z[0], mountains)
@@ -200,6 +204,33 @@ def _mean_at(z: np.ndarray, cells: Cells) -> float:
     return float(np.mean([z[rc] for rc in cells])) if cells else 0.0
 
 
+def landmark_scores(
+    canonical: np.ndarray, *, ppc: float = ORIENT_PPC, margin: float = CANON_MARGIN
+) -> tuple[np.ndarray, np.ndarray]:
+    """Evidence for every (quarter turn, side) of a rectified grid, and the coin track per turn.
+
+    Returns
+    -------
+    scores : (4, 4) float array
+        ``scores[k, s]`` for ``np.rot90`` k quarter turns and side ``SIDES[s]``.
+    coins : (4,) float array
+        ``coin_track_score`` of the grid turned by k quarter turns.
+    """
+    scores = np.zeros((4, len(SIDES)))
+    coins = np.zeros(4)
+    # features and their z-scores once: the z-scores are per-grid, so they turn with the grid
+    feats0 = cell_features(canonical, ppc=ppc, margin=margin)
+    z0 = np.stack([_robust_z(f) for f in feats0])
+    for turns in range(4):
+        upright = np.rot90(canonical, turns)
+        coins[turns] = coin_track_score(upright, ppc=ppc, margin=margin)
+        coin = float(np.clip(coins[turns], -4.0, 4.0))
+        scores[turns] = (
+            MOUNTAIN_WEIGHT * _side_scores_z(np.rot90(z0, turns, axes=(1, 2))) + COIN_WEIGHT * coin
+        )
+    return scores, coins
+
+
 def judge(
     canonical: np.ndarray, *, ppc: float = ORIENT_PPC, margin: float = CANON_MARGIN
 ) -> Orientation | Failure:
@@ -216,13 +247,11 @@ def judge(
     Orientation or Failure
         ``no_sheet`` when no side explains the grid (a blank grid, another game's board).
     """
-    scores = np.zeros((4, len(SIDES)))
-    feats0 = cell_features(canonical, ppc=ppc, margin=margin)  # once; turned with the grid below
-    for turns in range(4):
-        upright = np.rot90(canonical, turns)
-        feats = np.rot90(feats0, turns, axes=(1, 2))
-        coin = float(np.clip(coin_track_score(upright, ppc=ppc, margin=margin), -4.0, 4.0))
-        scores[turns] = MOUNTAIN_WEIGHT * side_scores(feats) + COIN_WEIGHT * coin
+    return decide(landmark_scores(canonical, ppc=ppc, margin=margin)[0])
+
+
+def decide(scores: np.ndarray) -> Orientation | Failure:
+    """The verdict of ``judge`` from its (4, 4) ``landmark_scores``."""
     kk, ss = np.unravel_index(int(np.argmax(scores)), scores.shape)
     k, s = int(kk), int(ss)
     best = float(scores[k, s])

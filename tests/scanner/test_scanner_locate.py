@@ -84,6 +84,7 @@ def test_coin_track_settles_a_grid_found_cells_off(dx: int, dy: int) -> None:
 
     from scanner.constants import CANON_MARGIN, ORIENT_PPC
     from scanner.locate import _settle_shift, warp_from
+    from scanner.orient import landmark_scores
     from scanner.rectify import apply_h, grid_homography
 
     page, truth = draw_page("A", ppc=32, mountains=False)
@@ -91,7 +92,7 @@ def test_coin_track_settles_a_grid_found_cells_off(dx: int, dy: int) -> None:
     cells = np.array([[0.0, 0.0], [11, 0], [11, 11], [0, 11]])
     off = grid_homography(apply_h(true_h, cells + np.array([dx, dy])))
     sources = [(page, 1.0)]
-    settled = _settle_shift(sources, off, warp_from(sources, off, ORIENT_PPC, CANON_MARGIN))
+    settled = _settle_shift(sources, off, landmark_scores(warp_from(sources, off, ORIENT_PPC, CANON_MARGIN)))
     assert _cell_error(apply_h(off, cells), truth) > 0.9  # the test starts from a wrong grid
     corners = apply_h(settled, cells)
     assert _cell_error(corners, truth) < 0.05
