@@ -689,12 +689,10 @@ def _line_polys(
     if model is None:
         return None
     along = np.arange(N) + 0.5
-    fits: dict[int, np.ndarray] = {}
-    for i in range(1, N):
-        if every_line or i in (1, 2, N - 2, N - 1):  # coarse passes: the model, but for the border's
-            fits[i] = _fit_line(pos[i], along, model, i)  # neighbours, which predict the border
-        else:
-            fits[i] = _model_poly(model, float(i))
+    # coarse passes: the model, but for the border's neighbours, which predict the border
+    own = list(range(1, N)) if every_line else [1, 2, N - 2, N - 1]
+    fits = {i: _model_poly(model, float(i)) for i in range(1, N)}
+    fits.update(zip(own, _fit_lines(pos[own], along, own, model), strict=True))
     for i, (a, b) in ((0, (1, 2)), (N, (N - 1, N - 2))):
         pred = 2 * (a + np.polyval(fits[a], along)) - (b + np.polyval(fits[b], along))
         pos[i], strength[i] = _peaks(seg, off + pred * ppc, EDGE_LINE_WINDOW * ppc, ppc, off)
@@ -721,6 +719,46 @@ def _robust_polyfit(t: np.ndarray, d: np.ndarray, deg: int, ok: np.ndarray) -> n
             break
         keep = new
     return coef
+
+
+def _robust_polyfits(t: np.ndarray, d: np.ndarray, deg: int, ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    # _robust_polyfit of many lines at once: d and ok (L, n) against the shared t (n,).  Returns
+    # the coefficients (L, deg + 1) and which lines had enough points (the others are garbage).
+    # Lines that settle early refit the same points in later rounds, which changes nothing.
+    dz = np.where(ok, d, 0.0)
+
+    def fit(w: np.ndarray, degree: int) -> np.ndarray:
+        a = np.vander(t, degree + 1)
+        m = np.einsum("ln,ni,nj->lij", w, a, a)
+        b = np.einsum("ln,ni->li", w * dz, a)
+        few = w.sum(axis=1) < degree + 1  # would be singular; their result is not used
+        m[few], b[few] = np.eye(degree + 1), 0.0
+        return np.linalg.solve(m, b[..., None])[..., 0]
+
+    valid = ok.sum(axis=1) >= deg + 3
+    line = fit(ok.astype(np.float64), 1)
+    with np.errstate(invalid="ignore"):
+        keep = ok & (np.abs(line @ np.vander(t, 2).T - d) < 0.05)
+    coef = np.zeros((d.shape[0], deg + 1))
+    for _ in range(3):
+        valid &= keep.sum(axis=1) >= deg + 3
+        coef = fit(keep.astype(np.float64), deg)
+        r = np.abs(coef @ np.vander(t, deg + 1).T - d)
+        ranked = np.sort(np.where(keep, r, np.inf), axis=1)
+        c = np.maximum(keep.sum(axis=1), 1)
+        rows = np.arange(len(c))
+        med = 0.5 * (ranked[rows, (c - 1) // 2] + ranked[rows, c // 2])
+        with np.errstate(invalid="ignore"):
+            keep = ok & (r < np.maximum(0.015, 3.0 * med)[:, None])
+    return coef, valid
+
+
+def _fit_lines(pos: np.ndarray, along: np.ndarray, lines: list[int], model: np.ndarray) -> list[np.ndarray]:
+    # _fit_line for several inner lines (rows of pos), with their robust fits done in one batch.
+    d = pos - np.asarray(lines, dtype=np.float64)[:, None]
+    ok = ~np.isnan(d)
+    coefs, valid = _robust_polyfits(along, d, LINE_POLY_DEGREE, ok)
+    return [coefs[k] if valid[k] else _fit_line(pos[k], along, model, i) for k, i in enumerate(lines)]
 
 
 def _fit_line(

@@ -96,3 +96,23 @@ def test_coin_track_settles_a_grid_found_cells_off(dx: int, dy: int) -> None:
     assert _cell_error(apply_h(off, cells), truth) > 0.9  # the test starts from a wrong grid
     corners = apply_h(settled, cells)
     assert _cell_error(corners, truth) < 0.05
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_batched_line_fits_agree_with_one_line_at_a_time(seed: int) -> None:
+    from scanner.locate import _robust_polyfit, _robust_polyfits
+
+    rng = np.random.default_rng(seed)
+    t = np.arange(11) + 0.5
+    d = rng.normal(0, 0.01, (40, 11)) + rng.normal(0, 0.02, (40, 1)) + 0.002 * t**2
+    outliers = rng.random(d.shape) < 0.15
+    d[outliers] += rng.normal(0, 0.3, int(outliers.sum()))
+    ok = rng.random(d.shape) > rng.uniform(0.0, 0.7, (40, 1))  # some lines with too few points
+    d[~ok] = np.nan
+    coefs, valid = _robust_polyfits(t, d, 2, ok)
+    assert 0 < valid.sum() < len(valid)
+    for k in range(len(d)):
+        one = _robust_polyfit(t, d[k], 2, ok[k])
+        assert (one is not None) == valid[k]
+        if one is not None:
+            assert np.allclose(one, coefs[k], atol=1e-9)
