@@ -133,13 +133,9 @@ def locate_sheet(image: np.ndarray, *, debug: DebugSink | None = None) -> Locati
     while len(pyramid) < 3 and min(pyramid[-1].shape) >= 4 * canon_size(VERIFY_PPC, VERIFY_PAD) // 3:
         pyramid.append(cv2.pyrDown(pyramid[-1]))
     best: _Fit | None = None
-    partial = False
     for quad, touches in zip(quads, touching, strict=True):
         if touches:
-            # an outline running into the photo border is at best a cut-off grid (or the page
-            # around one): look for the comb on either axis, with room for the page's margins
-            partial |= verify_candidate(pyramid, quad, scale_range=COMB_PARTIAL_RANGE) is not None
-            continue
+            continue  # at best a cut-off grid: only asked about when nothing else verifies
         fit = verify_candidate(pyramid, quad)
         if not isinstance(fit, _Fit):
             continue
@@ -153,7 +149,10 @@ def locate_sheet(image: np.ndarray, *, debug: DebugSink | None = None) -> Locati
             if isinstance(fit, _Fit) and (best is None or fit.score > best.score):
                 best = fit
     if best is None:
-        if partial:
+        # an outline running into the photo border is at best a cut-off grid (or the page around
+        # one): look for the comb on either axis, with room for the page's margins
+        cut = [q for q, touches in zip(quads, touching, strict=True) if touches]
+        if any(verify_candidate(pyramid, q, scale_range=COMB_PARTIAL_RANGE) is not None for q in cut):
             return Failure("cut_off", "an 11x11 grid runs past the photo's edge; include the whole sheet")
         return Failure("no_sheet", "no 11x11 map grid found in the photo")
     h0 = np.diag([1.0 / scale, 1.0 / scale, 1.0]) @ best.h
