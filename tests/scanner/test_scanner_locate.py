@@ -116,3 +116,11 @@ def test_batched_line_fits_agree_with_one_line_at_a_time(seed: int) -> None:
         assert (one is not None) == valid[k]
         if one is not None:
             assert np.allclose(one, coefs[k], atol=1e-9)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (2, 1), (7, 9), (10, 10), (300, 401)])
+def test_histogram_median_is_numpys(shape: tuple[int, int]) -> None:
+    from scanner.locate import _median_u8
+
+    values = np.random.default_rng(sum(shape)).integers(0, 60, shape).astype(np.uint8)
+    assert _median_u8(values) == float(np.median(values))
