@@ -46,8 +46,9 @@ __all__ = [
 CONFIDENCE_THRESHOLD = 0.95
 #: A coin whose best class is below this is listed as doubtful (coins have no ``?`` notation).
 COIN_THRESHOLD = 0.80
-#: Star (hero hit marking) reported when its calibrated probability exceeds this.
-STAR_THRESHOLD = 0.5
+#: Star (hero hit marking) reported when its calibrated probability exceeds this; 0.9 rather than 0.5
+#: raised the share of synthetic sheets with every star right from 46 % to 55 % (unseen styles).
+STAR_THRESHOLD = 0.9
 #: Cells at least this confident become the sheet's prototypes for the per-sheet vote.
 ANCHOR_CONFIDENCE = 0.97
 #: Number of nearest anchors voting for a doubtful cell, and the softmax sharpness of their cosine
