@@ -690,8 +690,8 @@ def _line_polys(
     seg = _segment_profiles(ridge, ppc, off)
     pos = np.full((N + 1, N), np.nan)
     strength = np.zeros((N + 1, N))
-    for i in range(1, N):
-        pos[i], strength[i] = _peaks(seg, off + i * ppc, win * ppc, ppc, off)
+    inner = off + np.arange(1.0, N)[:, None] * ppc + np.zeros((1, seg.shape[0]))
+    pos[1:N], strength[1:N] = _peaks(seg, inner, win * ppc, ppc, off)
     _drop_weak(pos, strength)
     model = _smooth_model(pos, range(1, N))
     if model is None:
@@ -842,19 +842,23 @@ def _peaks(
     seg: np.ndarray, centre: np.ndarray | float, half: float, ppc: int, off: float
 ) -> tuple[np.ndarray, np.ndarray]:
     # Sub-pixel peak of each segment profile within +-half px of centre, in cells (NaN if none),
-    # and its height above the window's mean.
+    # and its height above the window's mean.  centre: one per profile, or (lines, profiles) to
+    # look for several lines at once; the results have the shape of centre.
     rows = seg.shape[0]
-    centre = np.broadcast_to(np.asarray(centre, dtype=np.float64), (rows,))
-    pos = np.full(rows, np.nan)
-    strength = np.zeros(rows)
+    given = np.asarray(centre, dtype=np.float64)
+    shape = given.shape if given.ndim == 2 else (rows,)
+    centre = np.broadcast_to(given, shape).ravel()
+    seg_row = np.tile(np.arange(rows), centre.size // rows)
+    pos = np.full(centre.size, np.nan)
+    strength = np.zeros(centre.size)
     length = int(np.ceil(2 * half)) + 2
     start = np.floor(np.nan_to_num(centre, nan=-1e9) - half).astype(np.int64)
     ok = np.isfinite(centre) & (start >= 1) & (start + length <= seg.shape[1] - 1)
     if not ok.any():
-        return pos, strength
+        return pos.reshape(shape), strength.reshape(shape)
     r = np.nonzero(ok)[0]
     idx = start[r, None] + np.arange(length)[None, :]
-    win = seg[r[:, None], idx]
+    win = seg[seg_row[r, None], idx]
     k = np.argmax(win, axis=1)
     inner = (k > 0) & (k < length - 1)  # a peak on the window edge means the line is elsewhere
     r, k, win, st = r[inner], k[inner], win[inner], start[r[inner]]
@@ -864,7 +868,7 @@ def _peaks(
     d = np.where(den < 0, 0.5 * (y0 - y2) / np.where(den < 0, den, -1.0), 0.0)
     pos[r] = (st + k + d - off) / ppc
     strength[r] = y1 - win.mean(axis=1)
-    return pos, strength
+    return pos.reshape(shape), strength.reshape(shape)
 
 
 # --------------------------------------------------------------------------------------------------
