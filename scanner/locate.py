@@ -43,6 +43,8 @@ from scanner.constants import (
     SHIFT_CHECK_BELOW,
     SHIFT_COIN_MARGIN,
     SHIFT_REACH,
+    SIDE_DOUBT,
+    TURN_DOUBT,
     VERIFY_PAD,
     VERIFY_PPC,
 )
@@ -89,6 +91,22 @@ class Location:
     orientation_confidence: float = 1.0
     pitch: float = 0.0
     sharpness: float = 1.0
+
+    def doubts(self) -> tuple[str, ...]:
+        """One line per verdict too close to call (empty when all are clear).
+
+        A wrong side or A1 corner ruins the whole score, so a caller should warn, or ask for
+        ``--corners`` / ``--side``, rather than score silently.
+        """
+        out = []
+        if self.orientation_confidence < TURN_DOUBT:
+            out.append(
+                f"which corner is A1 is unclear (confidence {self.orientation_confidence:.2f}); "
+                "check the coin track is in the photo, or give --corners from A1"
+            )
+        if self.side_confidence < SIDE_DOUBT:
+            out.append(f"printed side {self.side} is unclear (confidence {self.side_confidence:.2f})")
+        return tuple(out)
 
     def __repr__(self) -> str:
         pts = ",".join(f"{v:.1f}" for v in np.asarray(self.corners).ravel())

@@ -124,3 +124,14 @@ def test_histogram_median_is_numpys(shape: tuple[int, int]) -> None:
 
     values = np.random.default_rng(sum(shape)).integers(0, 60, shape).astype(np.uint8)
     assert _median_u8(values) == float(np.median(values))
+
+
+def test_close_calls_are_reported_as_doubts() -> None:
+    photo, _ = sheet_photo("B")
+    loc = locate_sheet(photo)
+    assert isinstance(loc, Location) and loc.doubts() == ()
+    from dataclasses import replace
+
+    shaky = replace(loc, orientation_confidence=0.1, side_confidence=0.2)
+    doubts = shaky.doubts()
+    assert len(doubts) == 2 and "A1" in doubts[0] and "side B" in doubts[1]
