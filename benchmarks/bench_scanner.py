@@ -49,6 +49,7 @@ class Tally:
     times: list[float] = field(default_factory=list)
     failures: Counter[str] = field(default_factory=Counter)
     worst: list[tuple[float, str]] = field(default_factory=list)
+    silent: int = 0  # wrong side or A1 corner without a Location.doubts() warning
 
     def add(
         self,
@@ -74,10 +75,13 @@ class Tally:
             self.cross_err.append(float(np.linalg.norm(loc.crossings - crossings, axis=2).max()) / pitch)
         self.side_ok += side is None or loc.side == side
         self.orient_ok += loc.orientation == orientation
-        if (side is not None and loc.side != side) or loc.orientation != orientation or err > 0.1:
-            self.worst.append(
-                (err, f"{tag} err={err:.3f} side {loc.side}/{side} orient {loc.orientation}/{orientation}")
-            )
+        wrong = (side is not None and loc.side != side) or loc.orientation != orientation
+        doubted = bool(getattr(loc, "doubts", lambda: ())())
+        self.silent += wrong and not doubted
+        if wrong or err > 0.1:
+            note = (" (doubted)" if doubted else " (SILENT)") if wrong else ""
+            verdict = f"side {loc.side}/{side} orient {loc.orientation}/{orientation}{note}"
+            self.worst.append((err, f"{tag} err={err:.3f} {verdict}"))
 
     def row(self) -> str:
         ce = np.array(self.corner_err) if self.corner_err else np.array([np.nan])
@@ -88,13 +92,13 @@ class Tally:
             f"{self.name:<16}{self.total:>6}{100 * self.found / max(self.total, 1):>9.1f}"
             f"{np.median(ce):>9.4f}{np.percentile(ce, 95):>9.3f}{np.max(ce):>9.3f}{np.max(xe):>9.3f}"
             f"{100 * self.side_ok / f:>8.1f}{100 * self.orient_ok / f:>8.1f}"
-            f"{np.median(t):>8.0f}{np.max(t):>8.0f}"
+            f"{np.median(t):>8.0f}{np.max(t):>8.0f}{self.silent:>8d}"
         )
 
 
 HEADER = (
     f"{'source':<16}{'photos':>6}{'found%':>9}{'med err':>9}{'p95 err':>9}{'max err':>9}{'max x':>9}"
-    f"{'side%':>8}{'orient%':>8}{'cpu ms':>8}{'max ms':>8}"
+    f"{'side%':>8}{'orient%':>8}{'cpu ms':>8}{'max ms':>8}{'silent':>8}"
 )
 
 
@@ -241,6 +245,7 @@ def main() -> None:
     if real:
         tallies.extend(real)
     print("err = worst of the 4 corners, in cells; max x = worst of the 144 grid crossings, in cells")
+    print("silent = wrong side or A1 corner that Location.doubts() did not warn about")
     print(HEADER)
     for t in tallies:
         print(t.row())
