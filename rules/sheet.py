@@ -548,16 +548,22 @@ class Sheet:
         """The canonical notation: ``side`` always, other header lines only when not default,
         then 11 compact grid lines; ends with a newline. ``Sheet.parse(s.to_text()) == s``."""
         lines = [f"side: {self.side}"]
-        if self.coins:
-            lines.append(f"coins: {self.coins}")
-        if self.spent:
-            lines.append(f"spent: {self.spent}")
-        if self.side == CUSTOM and self.ruins:
-            lines.append(f"ruins: {cells_label(self.ruins)}")
-        if self.stars:
-            lines.append(f"stars: {cells_label(self.stars)}")
+        lines += [f"{key}: {value}" for key, value in self._non_default_headers()]
         lines.extend(self.rows)
         return "\n".join(lines) + "\n"
+
+    def _non_default_headers(self) -> list[tuple[str, int | str]]:
+        """Header fields other than ``side`` that differ from their defaults, in notation order."""
+        fields: list[tuple[str, int | str]] = []
+        if self.coins:
+            fields.append(("coins", self.coins))
+        if self.spent:
+            fields.append(("spent", self.spent))
+        if self.side == CUSTOM and self.ruins:
+            fields.append(("ruins", cells_label(self.ruins)))
+        if self.stars:
+            fields.append(("stars", cells_label(self.stars)))
+        return fields
 
     def __str__(self) -> str:
         return self.to_text()
@@ -607,14 +613,7 @@ class Sheet:
         args = [repr("/".join(self.rows))]
         if self.side != "A":
             args.append(f"side={self.side!r}")
-        if self.coins:
-            args.append(f"coins={self.coins}")
-        if self.spent:
-            args.append(f"spent={self.spent}")
-        if self.side == CUSTOM and self.ruins:
-            args.append(f"ruins={cells_label(self.ruins)!r}")
-        if self.stars:
-            args.append(f"stars={cells_label(self.stars)!r}")
+        args += [f"{key}={value!r}" for key, value in self._non_default_headers()]
         return f"Sheet({', '.join(args)})"
 
     # -- value semantics ----------------------------------------------------------------------------
