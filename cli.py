@@ -14,10 +14,19 @@ app = typer.Typer(
 
 # --- scan (photo -> sheet reading) ------------------------------------------------------------------
 
-_TERRAIN_STYLE = {"F": "bold green", "V": "bold red", "P": "bold yellow", "W": "bold blue",
-                  "M": "bold magenta", "H": "bold cyan", "X": "bold white on red",
-                  "^": "bold white on grey37", "-": "grey50", ".": "grey62",
-                  "?": "bold black on bright_yellow"}
+_TERRAIN_STYLE = {
+    "F": "bold green",
+    "V": "bold red",
+    "P": "bold yellow",
+    "W": "bold blue",
+    "M": "bold magenta",
+    "H": "bold cyan",
+    "X": "bold white on red",
+    "^": "bold white on grey37",
+    "-": "grey50",
+    ".": "grey62",
+    "?": "bold black on bright_yellow",
+}
 
 
 def _fail(message: str, code: int) -> typer.Exit:
@@ -57,8 +66,12 @@ def scan(
     if side is not None and side.upper() not in ("A", "B", "C", "D"):
         raise _fail(f"--side must be A, B, C or D, not {side!r}", 2)
     try:
-        result = read_photo(photo, corners=given, side=side.upper() if side else None,
-                            debug=png_writer(debug) if debug else None)
+        result = read_photo(
+            photo,
+            corners=given,
+            side=side.upper() if side else None,
+            debug=png_writer(debug) if debug else None,
+        )
     except ModelError as exc:
         raise _fail(str(exc), 1) from None
     if isinstance(result, Failure):
@@ -76,8 +89,10 @@ def _print_reading(photo: Path, reading: Any) -> None:
     console = Console(highlight=False, soft_wrap=True)
     lines = reading.sheet.to_text().splitlines()
     head, grid = lines[:-11], lines[-11:]
-    console.print(f"# {photo.name}: orientation {reading.orientation}, "
-                  f"{len(reading.doubtful)} doubtful cell(s)", markup=False)
+    console.print(
+        f"# {photo.name}: orientation {reading.orientation}, {len(reading.doubtful)} doubtful cell(s)",
+        markup=False,
+    )
     if reading.doubtful:
         console.print("# doubtful (fix the '?' before scoring): " + " ".join(reading.doubtful), markup=False)
     for line in head:
@@ -94,8 +109,16 @@ def _print_reading(photo: Path, reading: Any) -> None:
 # --- score / cards (rules) -------------------------------------------------------------------------
 
 
-def _read_sheet(source: str, allow_doubtful: bool) -> Any:
-    """A rules.Sheet from a .sheet file, '-' (stdin) or a photo; raises typer.Exit on failure."""
+class _InputError(Exception):
+    """One input could not become a sheet: a one-line message and the exit status it maps to."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _load_sheet(source: str, allow_doubtful: bool) -> Any:
+    """A rules.Sheet from a .sheet file, '-' (stdin) or a photo; raises _InputError."""
     import sys
 
     from rules import Sheet, SheetError
@@ -105,20 +128,54 @@ def _read_sheet(source: str, allow_doubtful: bool) -> Any:
             text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             why = "no such file" if isinstance(exc, FileNotFoundError) else exc.__class__.__name__
-            raise _fail(f"{source}: cannot read the sheet file ({why})", 2) from None
+            raise _InputError(f"{source}: cannot read the sheet file ({why})", 2) from None
         try:
             return Sheet.parse(text)
         except SheetError as exc:
-            raise _fail(f"{source}: {exc}", 2) from None
+            raise _InputError(f"{source}: {exc}", 2) from None
     from scanner.classify import ModelError
     from scanner.pipeline import PhotoError, sheet_from_photo
 
     try:
         return sheet_from_photo(source, allow_doubtful=allow_doubtful)
     except PhotoError as exc:
-        raise _fail(str(exc), 3) from None
+        raise _InputError(str(exc), 3) from None
     except ModelError as exc:  # the model files are checked against their manifest on load
-        raise _fail(str(exc), 1) from None
+        raise _InputError(str(exc), 1) from None
+
+
+def _read_sheet(source: str, allow_doubtful: bool) -> Any:
+    """:func:`_load_sheet`, turning a failure into the CLI's one red line and exit status."""
+    try:
+        return _load_sheet(source, allow_doubtful)
+    except _InputError as exc:
+        raise _fail(str(exc), exc.status) from None
+
+
+def _score_json(sheet: Any, chosen: Any, which: Any) -> dict[str, Any]:
+    """The CONTRACT score object for one sheet (raises rules.SheetError for '?' cells)."""
+    from rules.season import score_cards, score_season
+
+    out: dict[str, Any] = {"side": sheet.side, **score_cards(sheet, chosen).to_json()}
+    if which is not None:
+        season_result = score_season(sheet, chosen, which)
+        out["season"] = season_result.to_json()
+        out["total"] = season_result.total
+    return out
+
+
+def _parse_cards_and_season(cards: str | None, season: str | None) -> tuple[Any, Any]:
+    """The chosen cards and season from the options; raises typer.Exit(2) with one line."""
+    from rules import SheetError
+    from rules.cards import parse_card_list
+    from rules.season import Season
+
+    if cards is None:
+        raise _fail("give the scoring cards with --cards ID[,ID...] (see 'cartoscan cards')", 2)
+    try:
+        return parse_card_list(cards), Season.parse(season) if season is not None else None
+    except SheetError as exc:
+        raise _fail(str(exc), 2) from None
 
 
 @app.command()
@@ -144,29 +201,18 @@ def score(
     import json
 
     from rules import SheetError
-    from rules.cards import parse_card_list
-    from rules.season import Season, score_cards, score_season
+    from rules.season import score_cards, score_season
 
-    if cards is None:
-        raise _fail("give the scoring cards with --cards ID[,ID...] (see 'cartoscan cards')", 2)
-    try:
-        chosen = parse_card_list(cards)
-        which = Season.parse(season) if season is not None else None
-    except SheetError as exc:
-        raise _fail(str(exc), 2) from None
+    chosen, which = _parse_cards_and_season(cards, season)
     sheet = _read_sheet(source, allow_doubtful)
     try:
+        if json_out:
+            typer.echo(json.dumps(_score_json(sheet, chosen, which), ensure_ascii=False))
+            return
         result = score_cards(sheet, chosen)
         season_result = score_season(sheet, chosen, which) if which is not None else None
     except SheetError as exc:
         raise _fail(f"{source}: {exc}", 2) from None
-    if json_out:
-        out = {"side": sheet.side, **result.to_json()}
-        if season_result is not None:
-            out["season"] = season_result.to_json()
-            out["total"] = season_result.total
-        typer.echo(json.dumps(out, ensure_ascii=False))
-        return
     _print_score(source, result, season_result)
 
 
@@ -247,10 +293,98 @@ def list_cards(
     for row in rows:
         names = row["names"]
         table.add_row(
-            row["id"], names.get("en", ""), names.get("de", ""), names.get("pl", ""), names.get("ru", ""),
-            row["category"], str(row["solo_value"]), row["expansion"],
+            row["id"],
+            names.get("en", ""),
+            names.get("de", ""),
+            names.get("pl", ""),
+            names.get("ru", ""),
+            row["category"],
+            str(row["solo_value"]),
+            row["expansion"],
         )
     Console(highlight=False).print(table)
+
+
+# --- batch (a tournament folder) ----------------------------------------------------------------------
+
+_BATCH_SUFFIXES = (".sheet", ".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic")
+
+
+def _batch_inputs(paths: list[Path]) -> list[Path]:
+    """Files as given, folders expanded to their photos and .sheet files (sorted, not recursive)."""
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            out += sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in _BATCH_SUFFIXES)
+        else:
+            out.append(path)
+    return out
+
+
+@app.command()
+def batch(
+    inputs: Annotated[list[Path], typer.Argument(help="Photos, .sheet files, or folders of them.")],
+    *,
+    cards: Annotated[
+        str | None,
+        typer.Option("--cards", help="Scoring cards by id or name, comma-separated (edicts A-D, in order)."),
+    ] = None,
+    season: Annotated[
+        str | None, typer.Option(help="Score one season: spring, summer, fall or winter.")
+    ] = None,
+    csv: Annotated[Path | None, typer.Option(help="Also write one CSV row per input to this file.")] = None,
+    allow_doubtful: Annotated[
+        bool, typer.Option("--allow-doubtful", help="Photos: score the most likely reading of unsure cells.")
+    ] = False,
+) -> None:
+    """Score many sheets: one JSON line per input on stdout, failures included (the batch goes on).
+
+    Each line is the `score --json` object plus "input" and "ok"; a failed input has "ok": false,
+    "status" (the exit status `score` would give) and "error". Exit 0 when every input scored, 3 when
+    any failed (all are still reported), 2 for a bad option.
+    """
+    import csv as csv_module
+    import json
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from rules import SheetError
+
+    chosen, which = _parse_cards_and_season(cards, season)
+    files = _batch_inputs(inputs)
+    if not files:
+        raise _fail("no photos or .sheet files in the given paths", 2)
+    rows: list[dict[str, Any]] = []
+    with Progress(transient=True, console=Console(stderr=True)) as progress:
+        task = progress.add_task("scoring", total=len(files))
+        for path in files:
+            row: dict[str, Any] = {"input": str(path)}
+            try:
+                row |= {"ok": True, **_score_json(_load_sheet(str(path), allow_doubtful), chosen, which)}
+            except _InputError as exc:
+                row |= {"ok": False, "status": exc.status, "error": str(exc)}
+            except SheetError as exc:
+                row |= {"ok": False, "status": 2, "error": f"{path}: {exc}"}
+            typer.echo(json.dumps(row, ensure_ascii=False))
+            rows.append(row)
+            progress.advance(task)
+    if csv is not None:
+        ids = [card.id for card in chosen]
+        with csv.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv_module.writer(handle)
+            writer.writerow(["input", "ok", *ids, "coins", "monsters", "total", "error"])
+            for row in rows:
+                points = [row["cards"][i] for i in ids] if row["ok"] else [""] * len(ids)
+                tail = (
+                    [row["coins"], row["monsters"], row["total"], ""]
+                    if row["ok"]
+                    else ["", "", "", row["error"]]
+                )
+                writer.writerow([row["input"], row["ok"], *points, *tail])
+    failed = [row for row in rows if not row["ok"]]
+    if failed:
+        raise _fail(f'{len(failed)} of {len(rows)} input(s) could not be scored (lines with "ok": false)', 3)
 
 
 # --- synth (synthetic photos with truth) -------------------------------------------------------------
