@@ -42,6 +42,7 @@ from scanner.classify import MANIFEST, prepare
 BATCH = 128
 LEARNING_RATE = 3e-3
 WEIGHT_DECAY = 1e-4
+LABEL_SMOOTHING = 0.02
 #: Colour augmentation: largest hue shift (degrees) and relative saturation change.
 HUE_JITTER = 8.0
 SATURATION_JITTER = 0.15
@@ -73,7 +74,9 @@ TASKS = {
 def git_commit() -> str:
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True)
-        status = ["git", "status", "--porcelain", "--untracked-files=no", "models", "scanner"]
+        # The code a training run executes: the models package and the inference-side preprocessing
+        # (cached patches are pinned by --data-key, so other scanner stages do not shape the run).
+        status = ["git", "status", "--porcelain", "--untracked-files=no", "models", "scanner/classify.py"]
         dirty = subprocess.run(status, capture_output=True, text=True, check=True).stdout.strip()
         return out.stdout.strip() + ("+dirty" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
@@ -155,8 +158,12 @@ def fit(
     epochs: int,
     seed: int,
     log: Callable[[str], None],
+    checkpoint: Path | None = None,
 ) -> nn.Module:
-    """Train ``task``'s net on normalised inputs ``x`` (N, 3, H, W) with one label array per head."""
+    """Train ``task``'s net on normalised inputs ``x`` (N, 3, H, W) with one label array per head.
+
+    ``checkpoint``: the weights are saved there after every epoch (a long run stopped early still
+    leaves its last finished epoch)."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     net = task.make()
@@ -169,7 +176,7 @@ def fit(
     yt = [torch.from_numpy(y.astype(np.int64)) for y in labels]
     # Rare classes (hero, destroyed, stars) get more weight so they are not drowned by empty cells.
     weights = [_class_weights(y, len(c)) for y, c in zip(labels, task.classes, strict=True)]
-    losses = [nn.CrossEntropyLoss(weight=w, label_smoothing=0.02) for w in weights]
+    losses = [nn.CrossEntropyLoss(weight=w, label_smoothing=LABEL_SMOOTHING) for w in weights]
     for epoch in range(epochs):
         net.train()
         order = torch.randperm(len(x), generator=gen)
@@ -186,6 +193,8 @@ def fit(
             total += loss.item() * len(idx)
         log(f"  {task.name} epoch {epoch + 1}/{epochs}: loss {total / len(x):.4f} "
             f"({time.perf_counter() - t0:.0f} s)")
+        if checkpoint is not None:
+            torch.save({"epoch": epoch + 1, "state_dict": net.state_dict()}, checkpoint)
     return net.eval()
 
 
@@ -272,7 +281,8 @@ def train_task(
     mean, std = channel_stats(train[0])
     xs = [prepare(p, task.size, mean, std) for p in (train[0], calib[0], evaluation[0])]
     t0 = time.perf_counter()
-    net = fit(task, xs[0], train[1], mean=mean, std=std, epochs=epochs, seed=seed, log=log)
+    net = fit(task, xs[0], train[1], mean=mean, std=std, epochs=epochs, seed=seed, log=log,
+              checkpoint=out / f"{task.name}.pt")
     seconds = time.perf_counter() - t0
     heads = len(task.heads)
     cal_logits = logits_of(net, xs[1], heads)
@@ -350,6 +360,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if set(only) != set(TASKS):
         old = json.loads((args.out / MANIFEST).read_text(encoding="utf-8"))
         kept = {k: v for k, v in old["models"].items() if k not in only}
+        for entry in kept.values():  # a kept net keeps the recipe and code that made it
+            entry.setdefault("recipe", old["recipe"])
+            entry.setdefault("code_version", old["code_version"])
     torch.set_num_threads(args.threads)
     log = lambda s: print(s, flush=True)  # noqa: E731
     t_start = time.perf_counter()
@@ -367,6 +380,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     held[0] = True  # never an empty calibration set
     args.out.mkdir(parents=True, exist_ok=True)
     entries = dict(kept)
+    recipe = {"command": "python -m models.train " + " ".join(sys.argv[1:] if argv is None else argv),
+              "seed": args.seed, "epochs": args.epochs, "batch": BATCH, "lr": LEARNING_RATE,
+              "weight_decay": WEIGHT_DECAY, "schedule": "one-cycle", "label_smoothing": LABEL_SMOOTHING}
     for i, task in enumerate(tasks.values()):
         if task.name not in only:
             continue
@@ -377,14 +393,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         entries[task.name] = train_task(task, tr, cal, (ev_x, ev_y), out=args.out, epochs=args.epochs,
                                         seed=args.seed + i, log=log)
         entries[task.name]["code_version"] = git_commit()
+        entries[task.name]["recipe"] = recipe
         if task.name == "cell":
             entries[task.name]["widths"] = list(widths)
     manifest = {
         "about": "cartoscan classifier models; checked on load by scanner.classify.load_models",
         "code_version": git_commit(),
         "torch": torch.__version__,
-        "recipe": {"command": "python -m models.train " + " ".join(sys.argv[1:] if argv is None else argv),
-                   "seed": args.seed, "epochs": args.epochs, "batch": BATCH, "lr": LEARNING_RATE},
+        "recipe": recipe,
         "data": {"generator": ds.GENERATOR, "train_sheets": n_train - int(held.sum()),
                  "calibration_sheets": int(held.sum()), "eval_sheets": n_eval,
                  "train_seeds": ds.seed_range("train", n_train, args.seed),
