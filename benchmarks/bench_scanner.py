@@ -28,7 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scanner import Failure, locate_sheet
+from scanner import Failure, Location, locate_sheet
 from scanner.geometry import GRID_SIZE
 
 REFERENCE = Path("/work/shared/reference/sheets")
@@ -54,7 +54,7 @@ class Tally:
     def add(
         self,
         tag: str,
-        loc: object,
+        loc: Location | Failure,
         dt: float,
         corners: np.ndarray,
         side: str | None,
@@ -76,7 +76,7 @@ class Tally:
         self.side_ok += side is None or loc.side == side
         self.orient_ok += loc.orientation == orientation
         wrong = (side is not None and loc.side != side) or loc.orientation != orientation
-        doubted = bool(getattr(loc, "doubts", lambda: ())())
+        doubted = bool(loc.doubts())
         self.silent += wrong and not doubted
         if wrong or err > 0.1:
             note = (" (doubted)" if doubted else " (SILENT)") if wrong else ""
@@ -102,7 +102,7 @@ HEADER = (
 )
 
 
-def timed_locate(image: np.ndarray) -> tuple[object, float]:
+def timed_locate(image: np.ndarray) -> tuple[Location | Failure, float]:
     t = time.process_time()
     loc = locate_sheet(image)
     return loc, time.process_time() - t
@@ -187,8 +187,8 @@ def pinhole_photo(sheet: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarr
     img += rng.normal(0, rng.uniform(1, 5), size=img.shape).astype(np.float32)
     img8 = np.clip(img, 0, 255).astype(np.uint8)
     ok, buf = cv2.imencode(".jpg", img8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 95))])
-    photo_out = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else img8
-    return photo_out, hom, 0
+    photo_out = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return (img8 if photo_out is None else np.asarray(photo_out)), hom, 0
 
 
 def orientation_of(corners: np.ndarray) -> int:
@@ -205,6 +205,8 @@ def bench_real(per_sheet: int) -> tuple[Tally, Tally] | None:
     rng = np.random.default_rng(2024)
     for path in sorted(REFERENCE.glob("*.png")):
         sheet = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if sheet is None:
+            continue
         side = path.name[0]
         ref, dt = timed_locate(sheet)
         if isinstance(ref, Failure):

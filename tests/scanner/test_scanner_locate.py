@@ -105,8 +105,8 @@ def test_batched_line_fits_agree_with_one_line_at_a_time(seed: int) -> None:
     rng = np.random.default_rng(seed)
     t = np.arange(11) + 0.5
     d = rng.normal(0, 0.01, (40, 11)) + rng.normal(0, 0.02, (40, 1)) + 0.002 * t**2
-    outliers = rng.random(d.shape) < 0.15
-    d[outliers] += rng.normal(0, 0.3, int(outliers.sum()))
+    outliers = np.asarray(rng.random(d.shape) < 0.15)
+    d[outliers] += rng.normal(0, 0.3, int(np.count_nonzero(outliers)))
     ok = rng.random(d.shape) > rng.uniform(0.0, 0.7, (40, 1))  # some lines with too few points
     d[~ok] = np.nan
     coefs, valid = _robust_polyfits(t, d, 2, ok)
