@@ -1,6 +1,6 @@
 """Inference time of the classifier for one sheet on one core.
 
-    python benchmarks/bench_classifier.py [--repeat 200]
+    python benchmarks/bench_classifier.py [--repeat 200] [--models DIR]
 
 Reports the median time of (a) the cell net alone on the 121 cells of one sheet, one batched
 onnxruntime run with intra_op_num_threads=1 (goal <= 10 ms), (b) the whole ``classify_sheet`` (white
@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -43,8 +44,10 @@ def _median_ms(fn, repeat: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=200)
+    ap.add_argument("--models", type=Path, default=None,
+                    help="model directory (default: the committed models)")
     args = ap.parse_args()
-    models = load_models(threads=1)
+    models = load_models(args.models, threads=1)
     cells, coins, strips, side = _patches()
     flat = white_balance(cells).reshape(-1, *cells.shape[2:])
     net_ms = _median_ms(lambda: models.cell.run(flat), args.repeat)

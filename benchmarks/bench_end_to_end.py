@@ -1,6 +1,6 @@
 """Photo -> grid -> score on synthetic photos never used in training (eval drawing styles).
 
-    python benchmarks/bench_end_to_end.py [--photos 200] [--tiers scan,phone,webcam,hard]
+    python benchmarks/bench_end_to_end.py [--photos 200] [--tiers scan,phone,webcam,hard] [--models DIR ...]
 
 Each photo goes through exactly what ``cartoscan score PHOTO`` does (JPEG file on disk, load, locate,
 rectify, sample, classify); four random scoring cards are scored on the reading and on the truth.
@@ -8,6 +8,7 @@ A photo is *exact* when all four card scores, the coins and the monster penalty 
 Reports per tier: located, refused (no sheet found), refused as doubtful (cells read as '?'), exact,
 and silently wrong (read without '?' but scored differently: the figure that must stay near zero);
 plus the exact rate when doubtful cells are guessed (``--allow-doubtful``) and the median time.
+``--models`` (repeatable) compares model directories on the same photos (default: the committed models).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import numpy as np
 from models import dataset as ds
 from rules.cards import CARDS
 from rules.season import score_cards
-from scanner.classify import default_models
+from scanner.classify import Models, default_models, load_models
 from scanner.failure import Failure
 from scanner.pipeline import read_photo
 
@@ -43,13 +44,14 @@ def main() -> None:
     ap.add_argument("--tiers", default=",".join(ds.TIERS_ORDER))
     ap.add_argument("--split", default="eval", choices=("eval", "train"),
                     help="drawing-style bins (train: styles like training's, on unseen seeds)")
+    ap.add_argument("--models", type=Path, action="append", default=None,
+                    help="model directory to measure (repeatable; default: the committed models)")
     args = ap.parse_args()
     tiers = args.tiers.split(",")
-    models = default_models()
+    dirs: list[Path | None] = list(args.models) if args.models else [None]
+    all_models = [load_models(d) if d is not None else default_models() for d in dirs]
     ids = sorted(CARDS)
-    stats: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    times: list[float] = []
-    wrong_examples: list[str] = []
+    runs = [_Run() for _ in dirs]
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.photos):
             seed = SEED0 + i
@@ -60,50 +62,68 @@ def main() -> None:
             rng = np.random.default_rng(seed)
             cards = [CARDS[k] for k in rng.choice(ids, 4, replace=False)]
             truth = _scores(sample.sheet, cards)
-            t = stats[tier]
-            t["photos"] += 1
-            t0 = time.perf_counter()
-            reading = read_photo(path, models=models)
-            times.append(time.perf_counter() - t0)
-            if isinstance(reading, Failure):
-                t["refused_no_sheet"] += 1
-                continue
-            t["located"] += 1
-            guess_ok = _scores(reading.guess, cards) == truth
-            t["exact_allow_doubtful"] += guess_ok
-            if reading.doubtful:
-                t["refused_doubtful"] += 1
-                t["doubtful_cells"] += len(reading.doubtful)
-                continue
-            if _scores(reading.sheet, cards) == truth:
-                t["exact"] += 1
-            else:
-                t["wrong"] += 1
-                if len(wrong_examples) < 10:
-                    diff = [f"{chr(65 + r)}{c + 1}:{sample.sheet.rows[r][c]}->{reading.sheet.rows[r][c]}"
-                            for r in range(11) for c in range(11)
-                            if sample.sheet.rows[r][c] != reading.sheet.rows[r][c]]
-                    wrong_examples.append(f"seed {seed} ({tier}): cells {diff[:6]} coins "
-                                          f"{sample.sheet.coins}/{sample.sheet.spent}->"
-                                          f"{reading.coins}/{reading.spent}")
-    print(f"end to end on {args.photos} synthetic photos (seeds {SEED0}.., {args.split}-split drawing "
-          "styles), 4 random cards each")
-    print(f"{'tier':8} {'photos':>6} {'located':>7} {'no sheet':>8} {'doubtful':>8} {'exact':>6} "
-          f"{'wrong':>6} {'exact%':>7} {'exact% w/ guess':>15}")
-    total: dict[str, float] = defaultdict(float)
-    for tier in [*tiers, "all"]:
-        t = stats[tier] if tier != "all" else total
-        if tier != "all":
-            for k, v in t.items():
-                total[k] += v
-        n = max(t["photos"], 1)
-        print(f"{tier:8} {int(t['photos']):6d} {int(t['located']):7d} {int(t['refused_no_sheet']):8d} "
-              f"{int(t['refused_doubtful']):8d} {int(t['exact']):6d} {int(t['wrong']):6d} "
-              f"{100 * t['exact'] / n:6.1f}% {100 * t['exact_allow_doubtful'] / n:14.1f}%")
-    print(f"median time per photo: {statistics.median(times) * 1000:.0f} ms "
-          "(load + locate + rectify + sample + classify)")
-    for line in wrong_examples:
-        print("  wrong:", line)
+            for run, models in zip(runs, all_models, strict=True):
+                run.photo(path, sample, cards, truth, models, tier, seed)
+    for d, run in zip(dirs, runs, strict=True):
+        print(f"end to end on {args.photos} synthetic photos (seeds {SEED0}.., {args.split}-split drawing "
+              f"styles), 4 random cards each, models {d or 'committed'}")
+        run.report(tiers)
+
+
+class _Run:
+    """The counts of one model directory over the photos."""
+
+    def __init__(self) -> None:
+        self.stats: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+        self.times: list[float] = []
+        self.wrong_examples: list[str] = []
+
+    def photo(self, path: Path, sample: ds.Sample, cards: list, truth: tuple, models: Models, tier: str,
+              seed: int) -> None:
+        t = self.stats[tier]
+        t["photos"] += 1
+        t0 = time.perf_counter()
+        reading = read_photo(path, models=models)
+        self.times.append(time.perf_counter() - t0)
+        if isinstance(reading, Failure):
+            t["refused_no_sheet"] += 1
+            return
+        t["located"] += 1
+        guess_ok = _scores(reading.guess, cards) == truth
+        t["exact_allow_doubtful"] += guess_ok
+        if reading.doubtful:
+            t["refused_doubtful"] += 1
+            t["doubtful_cells"] += len(reading.doubtful)
+            return
+        if _scores(reading.sheet, cards) == truth:
+            t["exact"] += 1
+            return
+        t["wrong"] += 1
+        if len(self.wrong_examples) < 10:
+            diff = [f"{chr(65 + r)}{c + 1}:{sample.sheet.rows[r][c]}->{reading.sheet.rows[r][c]}"
+                    for r in range(11) for c in range(11)
+                    if sample.sheet.rows[r][c] != reading.sheet.rows[r][c]]
+            self.wrong_examples.append(f"seed {seed} ({tier}): cells {diff[:6]} coins "
+                                       f"{sample.sheet.coins}/{sample.sheet.spent}->"
+                                       f"{reading.coins}/{reading.spent}")
+
+    def report(self, tiers: list[str]) -> None:
+        print(f"{'tier':8} {'photos':>6} {'located':>7} {'no sheet':>8} {'doubtful':>8} {'exact':>6} "
+              f"{'wrong':>6} {'exact%':>7} {'exact% w/ guess':>15}")
+        total: dict[str, float] = defaultdict(float)
+        for tier in [*tiers, "all"]:
+            t = self.stats[tier] if tier != "all" else total
+            if tier != "all":
+                for k, v in t.items():
+                    total[k] += v
+            n = max(t["photos"], 1)
+            print(f"{tier:8} {int(t['photos']):6d} {int(t['located']):7d} {int(t['refused_no_sheet']):8d} "
+                  f"{int(t['refused_doubtful']):8d} {int(t['exact']):6d} {int(t['wrong']):6d} "
+                  f"{100 * t['exact'] / n:6.1f}% {100 * t['exact_allow_doubtful'] / n:14.1f}%")
+        print(f"median time per photo: {statistics.median(self.times) * 1000:.0f} ms "
+              "(load + locate + rectify + sample + classify)")
+        for line in self.wrong_examples:
+            print("  wrong:", line)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,10 @@
 """Accuracy of the committed classifier on data it never saw.
 
     python benchmarks/eval_classifier.py [--sheets 100] [--adapt | --no-adapt] [--threshold T] [--split S]
+                                         [--models DIR ...]
+
+``--models`` (repeatable) compares model directories on the same rendered sheets (default: the
+committed models).
 
 1. Synthetic photos from the ``bench`` seed range (never used by training) drawn with eval-split
    drawing styles (``DrawStyle.random(rng, split="eval")``), all camera tiers, rectified with the true
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -56,47 +61,68 @@ RULEBOOK_CELLS = {
 BENCH_SEED = ds.SEED_BASE["bench"]
 
 
-def synthetic(n: int, *, adapt: bool, threshold: float | None, split: str = "eval") -> None:
-    models = load_models()
+def synthetic(
+    n: int, *, adapt: bool, threshold: float | None, split: str = "eval",
+    dirs: Sequence[Path | None] = (None,),
+) -> None:
+    results = _measure(n, adapt=adapt, threshold=threshold, split=split, dirs=dirs)
+    for d, (per_tier, confusion) in zip(dirs, results, strict=True):
+        print(f"synthetic photos: {n} sheets (seeds {BENCH_SEED}..{BENCH_SEED + n - 1}, {split}-split "
+              f"drawing styles), adapt={adapt}, models {d or 'committed'}")
+        _table(per_tier, confusion)
+
+
+def _measure(
+    n: int, *, adapt: bool, threshold: float | None, split: str, dirs: Sequence[Path | None]
+) -> list[tuple[dict[str, dict[str, float]], np.ndarray]]:
+    """Per model directory: per-tier counts and the confusion matrix over the same ``n`` sheets."""
+    all_models = [load_models(d) for d in dirs]
     kw = {"threshold": threshold} if threshold is not None else {}
     k = len(TERRAIN_CLASSES)
-    confusion = np.zeros((k, k), int)
-    per_tier: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    results: list[tuple[dict[str, dict[str, float]], np.ndarray]] = [
+        (defaultdict(lambda: defaultdict(float)), np.zeros((k, k), int)) for _ in dirs]
     for i in range(n):
         seed = BENCH_SEED + i
         tier = ds.tier_of(seed)
         sample = ds.render(seed, split=split, tier=tier)
         canonical = ds.canonical_of(sample, np.random.default_rng([seed, 77]))
-        reading = classify_sheet(cell_patches(canonical), sample.sheet.side,
-                                 coin_patches=coin_patches(canonical),
-                                 edge_strips=edge_strips(canonical)._asdict(), models=models,
-                                 adapt=adapt, **kw)
-        truth = sample.sheet
-        best = reading.probabilities.argmax(axis=-1)
-        t = per_tier[tier]
-        exact = True
-        for r in range(11):
-            for c in range(11):
-                sym = truth[r, c].value
-                if sym not in ds.CLASS_OF:
-                    continue
-                got = reading.grid[r][c]
-                confusion[ds.CLASS_OF[sym], best[r, c]] += 1
-                t["cells"] += 1
-                t["argmax_right"] += TERRAIN_SYMBOLS[best[r, c]] == sym
-                if got == "?":
-                    exact = False
-                else:
-                    t["kept"] += 1
-                    t["kept_right"] += got == sym
-                    exact &= got == sym
-        coin_ok = (reading.coins, reading.spent) == (truth.coins, truth.spent)
-        t["coins_right"] += coin_ok
-        t["stars_right"] += reading.stars == truth.stars
-        t["exact"] += exact and coin_ok and reading.stars == truth.stars
-        t["sheets"] += 1
-    print(f"synthetic photos: {n} sheets (seeds {BENCH_SEED}..{BENCH_SEED + n - 1}, {split}-split drawing "
-          f"styles), adapt={adapt}")
+        for models, (per_tier, confusion) in zip(all_models, results, strict=True):
+            _count(sample, canonical, models, per_tier[tier], confusion, adapt, kw)
+    return results
+
+
+def _count(sample: ds.Sample, canonical: np.ndarray, models: Models, t: dict[str, float],
+           confusion: np.ndarray, adapt: bool, kw: dict) -> None:
+    reading = classify_sheet(cell_patches(canonical), sample.sheet.side,
+                             coin_patches=coin_patches(canonical),
+                             edge_strips=edge_strips(canonical)._asdict(), models=models,
+                             adapt=adapt, **kw)
+    truth = sample.sheet
+    best = reading.probabilities.argmax(axis=-1)
+    exact = True
+    for r in range(11):
+        for c in range(11):
+            sym = truth[r, c].value
+            if sym not in ds.CLASS_OF:
+                continue
+            got = reading.grid[r][c]
+            confusion[ds.CLASS_OF[sym], best[r, c]] += 1
+            t["cells"] += 1
+            t["argmax_right"] += TERRAIN_SYMBOLS[best[r, c]] == sym
+            if got == "?":
+                exact = False
+            else:
+                t["kept"] += 1
+                t["kept_right"] += got == sym
+                exact &= got == sym
+    coin_ok = (reading.coins, reading.spent) == (truth.coins, truth.spent)
+    t["coins_right"] += coin_ok
+    t["stars_right"] += reading.stars == truth.stars
+    t["exact"] += exact and coin_ok and reading.stars == truth.stars
+    t["sheets"] += 1
+
+
+def _table(per_tier: dict[str, dict[str, float]], confusion: np.ndarray) -> None:
     print(f"{'tier':8} {'sheets':>6} {'cells':>6} {'cell acc':>9} {'coverage':>9} {'kept acc':>9} "
           f"{'exact sheet':>11} {'coins ok':>8} {'stars ok':>8}")
     total: dict[str, float] = defaultdict(float)
@@ -149,18 +175,19 @@ def _composite(rgba: np.ndarray, paper: np.ndarray, scale: float) -> np.ndarray:
     return out.astype(np.uint8)
 
 
-def reference(*, adapt: bool, threshold: float | None) -> None:
+def reference(*, adapt: bool, threshold: float | None, directory: Path | None = None) -> None:
     if not REFERENCE.is_dir():
         print(f"\n{REFERENCE} not found: real-drawing evaluation skipped")
         return
-    models = load_models()
+    models = load_models(directory)
     kw = {"threshold": threshold} if threshold is not None else {}
     blank = _blank_canonical()
     o = round(CANON_MARGIN * CANON_PPC)
     paper_cell = blank[o + 0 * CANON_PPC : o + CANON_PPC, o : o + CANON_PPC].copy()  # A1 is empty on side A
     # Doodles: 10 drawings, each on a free cell of one blank sheet, at two drawing sizes.
     free = [(r, c) for r in range(0, 11, 2) for c in range(0, 11, 2)][:10]
-    print("\nreal drawings (read at run time from the reference folder; never trained on):")
+    print(f"\nreal drawings (read at run time from the reference folder; never trained on), models "
+          f"{directory or 'committed'}:")
     for scale in (0.6, 0.8):
         canonical = blank.copy()
         truth = {}
@@ -208,10 +235,14 @@ def main() -> None:
     ap.add_argument("--split", default="eval", choices=("eval", "train"),
                     help="drawing-style bins (train: styles like training's, on unseen seeds)")
     ap.add_argument("--no-reference", action="store_true", help="skip the real drawings")
+    ap.add_argument("--models", type=Path, action="append", default=None,
+                    help="model directory to evaluate (repeatable; default: the committed models)")
     args = ap.parse_args()
-    synthetic(args.sheets, adapt=args.adapt, threshold=args.threshold, split=args.split)
+    dirs: list[Path | None] = list(args.models) if args.models else [None]
+    synthetic(args.sheets, adapt=args.adapt, threshold=args.threshold, split=args.split, dirs=dirs)
     if not args.no_reference:
-        reference(adapt=args.adapt, threshold=args.threshold)
+        for d in dirs:
+            reference(adapt=args.adapt, threshold=args.threshold, directory=d)
 
 
 if __name__ == "__main__":
