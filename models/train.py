@@ -276,13 +276,26 @@ def train_task(
     epochs: int,
     seed: int,
     log: Callable[[str], None],
+    resume: Path | None = None,
 ) -> dict[str, Any]:
-    """Fit, calibrate, export and measure one net; returns its manifest entry."""
+    """Fit, calibrate, export and measure one net; returns its manifest entry.
+
+    ``resume``: take the weights of a checkpoint written by :func:`fit` instead of fitting (a run
+    stopped early is calibrated, exported and measured as it stood after its last finished epoch)."""
     mean, std = channel_stats(train[0])
     xs = [prepare(p, task.size, mean, std) for p in (train[0], calib[0], evaluation[0])]
     t0 = time.perf_counter()
-    net = fit(task, xs[0], train[1], mean=mean, std=std, epochs=epochs, seed=seed, log=log,
-              checkpoint=out / f"{task.name}.pt")
+    stopped: dict[str, Any] = {}
+    if resume is None:
+        net = fit(task, xs[0], train[1], mean=mean, std=std, epochs=epochs, seed=seed, log=log,
+                  checkpoint=out / f"{task.name}.pt")
+    else:
+        state = torch.load(resume, map_location="cpu")
+        net = task.make()
+        net.load_state_dict(state["state_dict"])
+        net.eval()
+        stopped = {"stopped_after_epoch": int(state["epoch"]), "of_epochs": epochs}
+        log(f"  {task.name}: weights of {resume} (epoch {state['epoch']} of {epochs})")
     seconds = time.perf_counter() - t0
     heads = len(task.heads)
     cal_logits = logits_of(net, xs[1], heads)
@@ -312,7 +325,8 @@ def train_task(
         "eval_accuracy": accuracy,
         "eval_confusion": confusion.tolist(),
         "eval_coverage_curve": curve,
-        "train_seconds": round(seconds, 1),
+        "train_seconds": round(seconds, 1) if resume is None else None,
+        **stopped,
         "parameters": sum(p.numel() for p in net.parameters()),
     }
     if heads > 1:
@@ -350,6 +364,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--max-edges", type=int, default=60000, help="edge strips used for training at most")
     ap.add_argument("--only", default=",".join(TASKS), help="nets to train (the others are kept from --out)")
     ap.add_argument("--cell-widths", default="16,32,48,64", help="conv widths of the cell net")
+    ap.add_argument("--resume", type=Path, default=None,
+                    help="finish a stopped run: calibrate, export and measure this checkpoint (one net)")
     args = ap.parse_args(argv)
     only = [t.strip() for t in args.only.split(",") if t.strip()]
     widths = tuple(int(w) for w in args.cell_widths.split(","))
@@ -391,7 +407,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                seed=args.seed)
         ev_x, ev_y, _ = evaluation.arrays(task.name)
         entries[task.name] = train_task(task, tr, cal, (ev_x, ev_y), out=args.out, epochs=args.epochs,
-                                        seed=args.seed + i, log=log)
+                                        seed=args.seed + i, log=log, resume=args.resume)
         entries[task.name]["code_version"] = git_commit()
         entries[task.name]["recipe"] = recipe
         if task.name == "cell":
