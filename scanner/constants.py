@@ -122,10 +122,6 @@ SHIFT_REACH = 2
 """Largest grid shift in cells tried by that check: on the printer-friendly sheet the comb has landed
 two cells off (onto the header's boxes) in a 12 MP phone photo."""
 
-SHIFT_RIVALS = 3
-"""Shifts with the best coin tracks that the whole landmark score then decides among (each costs a
-few ms, and only on photos whose landmarks were not convincing)."""
-
 SHIFT_COIN_MARGIN = 0.3
 """Coin-track score gain (upright 0.5-2, elsewhere < 0.5) a one-cell shift needs to replace the grid."""
 

@@ -43,7 +43,6 @@ from scanner.constants import (
     SHIFT_CHECK_BELOW,
     SHIFT_COIN_MARGIN,
     SHIFT_REACH,
-    SHIFT_RIVALS,
     SIDE_DOUBT,
     TURN_DOUBT,
     VERIFY_PAD,
@@ -968,7 +967,7 @@ def _settle_shift(sources: Sources, h: np.ndarray, marks: tuple[np.ndarray, np.n
     reach, ppc = SHIFT_REACH, ORIENT_PPC
     wide = warp_from(sources, h, ppc, CANON_MARGIN + reach)
     size = canon_size(ppc, CANON_MARGIN)
-    rivals: list[tuple[float, np.ndarray]] = []  # shifts whose coin track beats the grid's
+    best, best_h = coins, h
     for dx in range(-reach, reach + 1):
         for dy in range(-reach, reach + 1):
             if dx == dy == 0:
@@ -976,16 +975,8 @@ def _settle_shift(sources: Sources, h: np.ndarray, marks: tuple[np.ndarray, np.n
             x0, y0 = round((reach + dx) * ppc), round((reach + dy) * ppc)
             window = wide[y0 : y0 + size, x0 : x0 + size]
             c = max(coin_track_score(np.rot90(window, k)) for k in range(4))
-            if c > coins + SHIFT_COIN_MARGIN:
-                rivals.append((c, np.array([dx, dy])))
-    # a spurious coin-like pattern can favour a far shift: the few best by coins are settled by
-    # the whole landmark score (mountains, ruins, rift and coins)
-    best, best_h = score, h
-    for _, (dx, dy) in sorted(rivals, key=lambda r: -r[0])[:SHIFT_RIVALS]:
-        x0, y0 = round((reach + dx) * ppc), round((reach + dy) * ppc)
-        total = float(landmark_scores(wide[y0 : y0 + size, x0 : x0 + size])[0].max())
-        if total > best:
-            best, best_h = total, h @ np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1.0]])
+            if c > best + SHIFT_COIN_MARGIN:
+                best, best_h = c, h @ np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1.0]])
     return best_h
 
 
