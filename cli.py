@@ -93,6 +93,8 @@ def _print_reading(photo: Path, reading: Any) -> None:
         f"# {photo.name}: orientation {reading.orientation}, {len(reading.doubtful)} doubtful cell(s)",
         markup=False,
     )
+    for doubt in reading.doubts:
+        console.print(f"# warning: {doubt}", markup=False)
     if reading.doubtful:
         console.print("# doubtful (fix the '?' before scoring): " + " ".join(reading.doubtful), markup=False)
     for line in head:

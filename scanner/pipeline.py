@@ -34,7 +34,8 @@ class PhotoError(ValueError):
 
 
 class DoubtfulError(PhotoError):
-    """The photo was read, but some cells are ``?`` (listed in :attr:`cells`)."""
+    """The photo was read, but some cells are ``?`` (listed in :attr:`cells`) or the locator doubts
+    its side or A1 corner (then :attr:`cells` is empty)."""
 
     def __init__(self, message: str, cells: tuple[str, ...]) -> None:
         super().__init__(message, "doubtful")
@@ -64,6 +65,9 @@ class Reading:
         Clockwise rotation (degrees) the sheet shows in the photo.
     timings : dict
         Seconds per stage.
+    doubts : tuple of str
+        The locator's verdicts too close to call (which corner is A1, the printed side), one line
+        each; a wrong one would ruin the whole score, so scoring refuses them like ``?`` cells.
     """
 
     sheet: Sheet
@@ -77,6 +81,7 @@ class Reading:
     orientation: int
     timings: dict[str, float] = field(default_factory=dict)
     probabilities: np.ndarray | None = None
+    doubts: tuple[str, ...] = ()
 
     @property
     def side(self) -> str:
@@ -105,6 +110,7 @@ class Reading:
             "confidence": [[round(float(v), 4) for v in row] for row in self.confidence],
             "orientation": self.orientation,
             "doubtful": list(self.doubtful),
+            "warnings": list(self.doubts),
             "doubtful_coins": [i + 1 for i in self.doubtful_coins],
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
             "outlines": {
@@ -200,11 +206,17 @@ def read_photo(
     timings["classify"] = time.perf_counter() - t
     if debug is not None:
         emit(debug, "reading", overlay(canonical, reading))
-    return assemble(reading, found, orientation, timings)
+    # A side given by hand settles the side; the A1 corner can only be settled by the print.
+    doubts = tuple(d for d in location.doubts() if not (side and d.startswith("printed side")))
+    return assemble(reading, found, orientation, timings, doubts)
 
 
 def assemble(
-    reading: SheetReading, corners: np.ndarray, orientation: int, timings: dict[str, float]
+    reading: SheetReading,
+    corners: np.ndarray,
+    orientation: int,
+    timings: dict[str, float],
+    doubts: tuple[str, ...] = (),
 ) -> Reading:
     """Turn the classifier's reading into a :class:`Reading` with its rules.Sheet."""
     coins = min(reading.coins, 14 - reading.spent)
@@ -227,6 +239,7 @@ def assemble(
         orientation=orientation,
         timings=timings,
         probabilities=reading.probabilities,
+        doubts=doubts,
     )
 
 
@@ -260,11 +273,18 @@ def sheet_from_photo(
     PhotoError
         The photo is unreadable or shows no sheet (``reason`` says which).
     DoubtfulError
-        Some cells are ``?`` and ``allow_doubtful`` is False; with it, the most likely labels are used.
+        Some cells are ``?``, or the locator doubts its side or A1 corner, and ``allow_doubtful`` is
+        False; with it, the most likely reading is used.
     """
     result = read_photo(path, corners=corners)
     if isinstance(result, Failure):
         raise PhotoError(f"{path}: {result.message}", result.reason)
+    if result.doubts and not allow_doubtful:
+        raise DoubtfulError(
+            f"{path}: {'; '.join(result.doubts)}; check with 'cartoscan scan {path}' "
+            "or pass --allow-doubtful to score the most likely reading",
+            (),
+        )
     if result.doubtful and not allow_doubtful:
         cells = ", ".join(result.doubtful)
         raise DoubtfulError(
