@@ -1,5 +1,6 @@
 """The training recipe end to end at toy size: render, train one epoch, calibrate, export ONNX, write a
-manifest that scanner.classify accepts and uses. Skipped only where torch (the `train` extra) is absent."""
+manifest that scanner.classify accepts and uses; then finish a "stopped" run from its checkpoint.
+Skipped only where torch (the `train` extra) is absent."""
 
 from __future__ import annotations
 
@@ -33,3 +34,17 @@ def test_tiny_training_exports_checked_models(tmp_path: Path) -> None:
     assert np.allclose(reading.probabilities.sum(axis=-1), 1.0, atol=1e-5)
     # The cache makes a second run reuse the rendered samples.
     assert any((tmp_path / "cache").rglob("*.npz"))
+
+    # A stopped run finished from its cell checkpoint keeps the other nets and the recipe that made them.
+    first = json.loads((out / "manifest.json").read_text())
+    assert train.main(["--out", str(out), "--cells", "360", "--eval-cells", "120", "--epochs", "3",
+                       "--threads", "1", "--cache", str(tmp_path / "cache"), "--only", "cell",
+                       "--resume", str(out / "cell.pt")]) == 0
+    second = json.loads((out / "manifest.json").read_text())
+    cell = second["models"]["cell"]
+    assert (cell["stopped_after_epoch"], cell["of_epochs"], cell["train_seconds"]) == (1, 3, None)
+    assert "--resume" in cell["recipe"]["command"]
+    for name in ("coin", "edge"):
+        assert second["models"][name]["sha256"] == first["models"][name]["sha256"]
+        assert second["models"][name]["recipe"] == first["recipe"]
+    load_models(out)
