@@ -28,6 +28,16 @@ _TERRAIN_STYLE = {
     "?": "bold black on bright_yellow",
 }
 
+# Options that `score` and `batch` share, declared once.
+CardsOption = Annotated[
+    str | None,
+    typer.Option("--cards", help="Scoring cards by id or name, comma-separated (edicts A-D, in order)."),
+]
+SeasonOption = Annotated[str | None, typer.Option(help="Score one season: spring, summer, fall or winter.")]
+AllowDoubtfulOption = Annotated[
+    bool, typer.Option("--allow-doubtful", help="Photos: score the most likely reading of unsure cells.")
+]
+
 
 def _fail(message: str, code: int) -> typer.Exit:
     from rich.console import Console
@@ -184,17 +194,10 @@ def _parse_cards_and_season(cards: str | None, season: str | None) -> tuple[Any,
 def score(
     source: Annotated[str, typer.Argument(metavar="INPUT", help="A .sheet file, '-' for stdin, or a photo.")],
     *,
-    cards: Annotated[
-        str | None,
-        typer.Option("--cards", help="Scoring cards by id or name, comma-separated (edicts A-D, in order)."),
-    ] = None,
-    season: Annotated[
-        str | None, typer.Option(help="Score one season: spring, summer, fall or winter.")
-    ] = None,
+    cards: CardsOption = None,
+    season: SeasonOption = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    allow_doubtful: Annotated[
-        bool, typer.Option("--allow-doubtful", help="Photos: score the most likely reading of unsure cells.")
-    ] = False,
+    allow_doubtful: AllowDoubtfulOption = False,
 ) -> None:
     """Score a sheet: each card, coins, monsters; with --season the season's two edicts and total.
 
@@ -327,17 +330,10 @@ def _batch_inputs(paths: list[Path]) -> list[Path]:
 def batch(
     inputs: Annotated[list[Path], typer.Argument(help="Photos, .sheet files, or folders of them.")],
     *,
-    cards: Annotated[
-        str | None,
-        typer.Option("--cards", help="Scoring cards by id or name, comma-separated (edicts A-D, in order)."),
-    ] = None,
-    season: Annotated[
-        str | None, typer.Option(help="Score one season: spring, summer, fall or winter.")
-    ] = None,
+    cards: CardsOption = None,
+    season: SeasonOption = None,
     csv: Annotated[Path | None, typer.Option(help="Also write one CSV row per input to this file.")] = None,
-    allow_doubtful: Annotated[
-        bool, typer.Option("--allow-doubtful", help="Photos: score the most likely reading of unsure cells.")
-    ] = False,
+    allow_doubtful: AllowDoubtfulOption = False,
 ) -> None:
     """Score many sheets: one JSON line per input on stdout, failures included (the batch goes on).
 
