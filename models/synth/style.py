@@ -2,8 +2,14 @@
 
 The eval split draws from parameter bins and whole variants that training never sees (hue offsets,
 stroke widths and pressures in held-out bins; the crosshatch and loop fills; the pine-tree, hut,
-dotted-farm, spiral-water, fanged-monster and banner-hero icons), so accuracy measured on eval renders
-says something about hands the classifier has not learned.
+dotted-farm, spiral-water, fanged-monster and banner-hero icons; the ring-with-dot coin mark), so
+accuracy measured on eval renders says something about hands the classifier has not learned.
+
+Training offers many drawings of each terrain (seven icon variants each, seven fills, five coin marks)
+and every training icon is drawn with its own size, tilt, offset, sometimes twice small or gone over
+twice (``TerrainLook.varied``), so the classifier learns the terrain rather than two pictures of it.
+None of the training variants copies a held-out one. The eval tables and the order of eval random draws
+never change, so benchmark seeds keep producing the same eval sheets.
 """
 
 from __future__ import annotations
@@ -18,16 +24,19 @@ FAMILIES: tuple[str, ...] = ("graphite", "color", "color_icon", "marker", "mixed
 SPLITS = ("train", "eval")
 
 # Fill modes and icon variants; the second tuple of each pair is held out for eval.
-FILL_MODES = {"train": ("hatch", "scribble", "solid", "zigzag"), "eval": ("crosshatch", "loops")}
-ICONS = {
-    "F": {"train": ("lollipop", "cloud"), "eval": ("pine",)},
-    "V": {"train": ("house", "roof"), "eval": ("hut",)},
-    "P": {"train": ("hatch", "rows"), "eval": ("dots",)},
-    "W": {"train": ("waves", "ripples"), "eval": ("spiral",)},
-    "M": {"train": ("horned", "mask"), "eval": ("fanged",)},
-    "H": {"train": ("helmet", "sword"), "eval": ("banner",)},
+FILL_MODES = {
+    "train": ("hatch", "scribble", "solid", "zigzag", "vertical", "dashes", "tangle"),
+    "eval": ("crosshatch", "loops"),
 }
-COIN_MARKS = {"train": ("scribble", "solid", "hatch"), "eval": ("ring_dot",)}
+ICONS = {
+    "F": {"train": ("lollipop", "cloud", "oval", "bush", "bare", "twin", "grove"), "eval": ("pine",)},
+    "V": {"train": ("house", "roof", "cottage", "pair", "tower", "church", "chimney"), "eval": ("hut",)},
+    "P": {"train": ("hatch", "rows", "wheat", "stubble", "furrows", "contour", "sheaf"), "eval": ("dots",)},
+    "W": {"train": ("waves", "ripples", "fish", "drops", "river", "swell", "lake"), "eval": ("spiral",)},
+    "M": {"train": ("horned", "mask", "skull", "spiky", "ghost", "eyes", "cyclops"), "eval": ("fanged",)},
+    "H": {"train": ("helmet", "sword", "shield", "crown", "stick", "bow", "axe"), "eval": ("banner",)},
+}
+COIN_MARKS = {"train": ("scribble", "solid", "hatch", "tick", "halfmoon"), "eval": ("ring_dot",)}
 TERRAINS = ("F", "V", "P", "W", "M", "H")
 
 
@@ -65,6 +74,9 @@ class TerrainLook:
     icon_colored: bool  # icon in the fill colour (else graphite)
     coverage: float  # 0.3..1 share of the cell the fill covers
     density: float  # 0..1 how dense hatch lines are / how opaque the fill is
+    # each icon drawn at its own size, tilt and offset, sometimes twice (training hands only: eval
+    # renders keep their exact sequence of random draws)
+    varied: bool = False
 
 
 BASE_COLORS: dict[str, tuple[int, int, int]] = {
@@ -209,7 +221,7 @@ class DrawStyle:
                     look = TerrainLook(
                         mode, None, color, True, float(rng.uniform(0.4, 1.0)), float(rng.uniform(0.5, 1.0))
                     )
-            looks[t] = look
+            looks[t] = replace(look, varied=split == "train")
         amb = str(rng.choice(("graphite", "color", "color_icon")))
         m_color = _tint(BASE_COLORS["M"], _bins(rng, split, [-20, -12, -7, -2, 2, 7, 12, 20]), sat, val)
         ambush_look = TerrainLook(
@@ -219,6 +231,7 @@ class DrawStyle:
             amb != "graphite" and rng.random() < 0.5,
             float(rng.uniform(0.4, 1.0)),
             float(rng.uniform(0.4, 1.0)),
+            varied=split == "train",
         )
         # the hero is often drawn as a mark even by players who only colour
         if looks["H"].icon is None and rng.random() < 0.6:
