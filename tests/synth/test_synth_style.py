@@ -62,6 +62,17 @@ def test_train_and_eval_variants_are_disjoint_and_distinct() -> None:
             ), (t, v)
     assert not set(FILL_MODES["train"]) & set(FILL_MODES["eval"])
     assert not set(COIN_MARKS["train"]) & set(COIN_MARKS["eval"])
+    # unknown fill modes and coin marks fall through to the held-out loops and ring-with-dot too
+    look = TerrainLook("loops", None, (0, 0, 0), False, 1.0, 0.5)
+    loops, _ = fill_paths("loops", HAND, look, np.random.default_rng(4))
+    for mode in FILL_MODES["train"]:
+        mine, _ = fill_paths(mode, HAND, dataclasses.replace(look, fill=mode), np.random.default_rng(4))
+        assert len(mine) != len(loops) or not np.allclose(np.vstack(mine), np.vstack(loops)), mode
+    style = DrawStyle.random(np.random.default_rng(0), "eval")
+    ring = coin_marks(3, 1, style, np.random.default_rng(4))
+    for mark in COIN_MARKS["train"]:
+        mine_c = coin_marks(3, 1, dataclasses.replace(style, coin_mark=mark), np.random.default_rng(4))
+        assert [p.shape for p in mine_c[0] + mine_c[1]] != [p.shape for p in ring[0] + ring[1]], mark
 
 
 @pytest.mark.parametrize("mode", FILL_MODES["train"] + FILL_MODES["eval"])
