@@ -1,7 +1,7 @@
 """Accuracy of the committed classifier on data it never saw.
 
-    python benchmarks/eval_classifier.py [--sheets 100] [--adapt | --no-adapt] [--threshold T] [--split S]
-                                         [--models DIR ...]
+    python benchmarks/eval_classifier.py [--sheets 100] [--adapt | --no-adapt] [--decode | --no-decode]
+                                         [--threshold T] [--split S] [--models DIR ...]
 
 ``--models`` (repeatable) compares model directories on the same rendered sheets (default: the
 committed models).
@@ -29,6 +29,7 @@ import numpy as np
 from models import dataset as ds
 from scanner.classify import (
     ADAPT_DEFAULT,
+    DECODE_DEFAULT,
     TERRAIN_CLASSES,
     TERRAIN_SYMBOLS,
     Models,
@@ -63,21 +64,23 @@ BENCH_SEED = ds.SEED_BASE["bench"]
 
 def synthetic(
     n: int, *, adapt: bool, threshold: float | None, split: str = "eval",
-    dirs: Sequence[Path | None] = (None,),
+    dirs: Sequence[Path | None] = (None,), decode: bool = DECODE_DEFAULT,
 ) -> None:
-    results = _measure(n, adapt=adapt, threshold=threshold, split=split, dirs=dirs)
+    results = _measure(n, adapt=adapt, threshold=threshold, split=split, dirs=dirs, decode=decode)
     for d, (per_tier, confusion) in zip(dirs, results, strict=True):
         print(f"synthetic photos: {n} sheets (seeds {BENCH_SEED}..{BENCH_SEED + n - 1}, {split}-split "
-              f"drawing styles), adapt={adapt}, models {d or 'committed'}")
+              f"drawing styles), adapt={adapt}, decode={decode}, models {d or 'committed'}")
         _table(per_tier, confusion)
 
 
 def _measure(
-    n: int, *, adapt: bool, threshold: float | None, split: str, dirs: Sequence[Path | None]
+    n: int, *, adapt: bool, threshold: float | None, split: str, dirs: Sequence[Path | None],
+    decode: bool = DECODE_DEFAULT,
 ) -> list[tuple[dict[str, dict[str, float]], np.ndarray]]:
     """Per model directory: per-tier counts and the confusion matrix over the same ``n`` sheets."""
     all_models = [load_models(d) for d in dirs]
-    kw = {"threshold": threshold} if threshold is not None else {}
+    kw: dict = {"threshold": threshold} if threshold is not None else {}
+    kw["decode"] = decode
     k = len(TERRAIN_CLASSES)
     results: list[tuple[dict[str, dict[str, float]], np.ndarray]] = [
         (defaultdict(lambda: defaultdict(float)), np.zeros((k, k), int)) for _ in dirs]
@@ -231,6 +234,8 @@ def main() -> None:
     ap.add_argument("--sheets", type=int, default=100)
     ap.add_argument("--adapt", action=argparse.BooleanOptionalAction, default=ADAPT_DEFAULT,
                     help="the per-sheet vote (default: as scanner.classify)")
+    ap.add_argument("--decode", action=argparse.BooleanOptionalAction, default=DECODE_DEFAULT,
+                    help="coin track as a prefix, stars only within a hero's reach (default: as classify)")
     ap.add_argument("--threshold", type=float, default=None)
     ap.add_argument("--split", default="eval", choices=("eval", "train"),
                     help="drawing-style bins (train: styles like training's, on unseen seeds)")
@@ -239,7 +244,8 @@ def main() -> None:
                     help="model directory to evaluate (repeatable; default: the committed models)")
     args = ap.parse_args()
     dirs: list[Path | None] = list(args.models) if args.models else [None]
-    synthetic(args.sheets, adapt=args.adapt, threshold=args.threshold, split=args.split, dirs=dirs)
+    synthetic(args.sheets, adapt=args.adapt, threshold=args.threshold, split=args.split, dirs=dirs,
+              decode=args.decode)
     if not args.no_reference:
         for d in dirs:
             reference(adapt=args.adapt, threshold=args.threshold, directory=d)

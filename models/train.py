@@ -340,7 +340,8 @@ def split_arrays(
     """(train, calibration) arrays of one patch kind; ``held`` marks calibration sheets.
 
     ``cap`` keeps a random subset of at most that many training patches (edges are plentiful: 220 a
-    sheet, and far easier than cells).
+    sheet, and far easier than cells; a cap on cells buys more sheets, so more drawing styles, for the
+    same training time).
     """
     x, labels, sheet = p.arrays(kind)
     cal = held[sheet]
@@ -362,6 +363,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1, help="processes rendering training sheets")
     ap.add_argument("--data-key", default=None, help="cache directory name (default: source fingerprint)")
     ap.add_argument("--max-edges", type=int, default=60000, help="edge strips used for training at most")
+    ap.add_argument("--max-cells", type=int, default=None,
+                    help="cell patches used for training at most (more sheets = more drawing styles for the "
+                         "same training time)")
     ap.add_argument("--only", default=",".join(TASKS), help="nets to train (the others are kept from --out)")
     ap.add_argument("--cell-widths", default="16,32,48,64", help="conv widths of the cell net")
     ap.add_argument("--resume", type=Path, default=None,
@@ -403,8 +407,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if task.name not in only:
             continue
         log(f"training {task.name}")
-        tr, cal = split_arrays(train, task.name, held, cap=args.max_edges if task.name == "edge" else None,
-                               seed=args.seed)
+        cap = {"edge": args.max_edges, "cell": args.max_cells}.get(task.name)
+        tr, cal = split_arrays(train, task.name, held, cap=cap, seed=args.seed)
         ev_x, ev_y, _ = evaluation.arrays(task.name)
         entries[task.name] = train_task(task, tr, cal, (ev_x, ev_y), out=args.out, epochs=args.epochs,
                                         seed=args.seed + i, log=log, resume=args.resume)

@@ -9,7 +9,8 @@ manifest (SHA-256, input shape, class order) and raises :class:`ModelError` on a
 
 Printed mountains and wasteland come from the side, never from the net. One player draws a whole sheet
 in one style, so doubtful cells are re-scored against the sheet's own confidently read cells: a
-nearest-prototype vote in the net's feature space blended with the net's probabilities.
+cells drawn alike pool their evidence, the coin track is read as a prefix and stars are kept only where
+a hero can reach (:mod:`scanner.decode`).
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ import numpy as np
 import onnxruntime as ort
 
 from rules.sides import printed_side
+from scanner.decode import adapt_to_sheet, decode_coin_track, stars_near_heroes
 
 __all__ = [
+    "ADAPT_DEFAULT",
     "CONFIDENCE_THRESHOLD",
     "ModelError",
     "Models",
@@ -49,18 +52,10 @@ COIN_THRESHOLD = 0.80
 #: Star (hero hit marking) reported when its calibrated probability exceeds this; 0.9 rather than 0.5
 #: raised the share of synthetic sheets with every star right from 46 % to 55 % (unseen styles).
 STAR_THRESHOLD = 0.9
-#: Cells at least this confident become the sheet's prototypes for the per-sheet vote.
-ANCHOR_CONFIDENCE = 0.97
-#: Number of nearest anchors voting for a doubtful cell, and the softmax sharpness of their cosine
-#: similarities (features are L2-normalised, so similarities lie in [-1, 1]).
-ANCHOR_K = 5
-ANCHOR_SHARPNESS = 20.0
-#: Weight of the sheet's own vote against the net's probabilities for a doubtful cell.
-ADAPT_WEIGHT = 0.5
-#: The vote is off by default: on unseen drawing styles (100 sheets, threshold 0.80) it raised coverage
-#: from 89.6 % to 91.8 % but lowered the accuracy of the kept cells from 94.9 % to 93.9 % — a player's
-#: look-alike cells share the net's mistakes, so they vouch for wrong guesses.
-ADAPT_DEFAULT = False
+#: Pool each cell's evidence with its look-alikes on the sheet (:func:`scanner.decode.adapt_to_sheet`).
+ADAPT_DEFAULT = True
+#: Apply the structural priors of the coin track and the heroes' reach (:mod:`scanner.decode`).
+DECODE_DEFAULT = True
 #: Paper is the brightest common thing in a cell: this percentile of a sheet's cell pixels per channel
 #: is mapped to :data:`PAPER_LEVEL`, which cancels the light's tint and the exposure.
 PAPER_PERCENTILE = 90.0
@@ -256,9 +251,7 @@ def label(r: int, c: int) -> str:
     return f"{chr(ord('A') + r)}{c + 1}"
 
 
-def classify_cells(
-    models: Models, patches: np.ndarray, *, adapt: bool = True
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def classify_cells(models: Models, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Calibrated terrain probabilities (121, 8), star probabilities (121,) and features (121, D).
 
     ``patches`` is (11, 11, P, P, 3) white-balanced BGR; all 121 cells go through the net in one run.
@@ -271,60 +264,10 @@ def classify_cells(
     return probs, stars, features
 
 
-def adapt_to_sheet(
-    probs: np.ndarray, features: np.ndarray, drawable: np.ndarray, threshold: float = CONFIDENCE_THRESHOLD
-) -> np.ndarray:
-    """Re-score doubtful cells by a vote of the sheet's own confident cells in feature space.
-
-    Parameters
-    ----------
-    probs : (N, C) calibrated probabilities; features : (N, D); drawable : (N,) bool, False on
-    printed cells (never anchors, never re-scored).
-
-    Returns
-    -------
-    (N, C) probabilities, changed only on drawable cells whose best probability is below ``threshold``;
-    such a cell rises above ``threshold`` only when the vote confirms the net's own best class.
-    """
-    f = features / np.maximum(np.linalg.norm(features, axis=1, keepdims=True), 1e-6)
-    best = probs.max(axis=1)
-    anchors = np.flatnonzero(drawable & (best >= ANCHOR_CONFIDENCE))
-    doubtful = np.flatnonzero(drawable & (best < threshold))
-    if anchors.size == 0 or doubtful.size == 0:
-        return probs
-    anchor_class = probs[anchors].argmax(axis=1)
-    sims = f[doubtful] @ f[anchors].T  # (d, a)
-    k = min(ANCHOR_K, anchors.size)
-    nearest = np.argpartition(-sims, k - 1, axis=1)[:, :k]
-    out = probs.copy()
-    for row, cell in enumerate(doubtful):
-        s = sims[row, nearest[row]]
-        w = np.exp(ANCHOR_SHARPNESS * (s - s.max()))
-        vote = np.zeros(probs.shape[1])
-        np.add.at(vote, anchor_class[nearest[row]], w)
-        vote /= vote.sum()
-        blended = (1.0 - ADAPT_WEIGHT) * probs[cell] + ADAPT_WEIGHT * vote
-        if blended.argmax() != probs[cell].argmax() and blended.max() >= threshold:
-            # The vote may change the best guess but not vouch for it alone: measured on unseen drawing
-            # styles, letting it overrule the net turned doubtful cells into confident errors.
-            top = blended.argmax()
-            rest = 1.0 - blended[top]
-            target = threshold * 0.999
-            if rest > 1e-9:
-                blended = blended * ((1.0 - target) / rest)
-            else:
-                blended = probs[cell] * 0.0
-                blended[probs[cell].argmax()] = 1.0 - target
-            blended[top] = target
-        out[cell] = blended
-    return out
-
-
-def read_coins(models: Models, coin_patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Coin class index (14,) and its calibrated probability (14,)."""
+def read_coins(models: Models, coin_patches: np.ndarray) -> np.ndarray:
+    """Calibrated probabilities (14, 3) over :data:`COIN_CLASSES` for the coin patches."""
     (logits, _features) = models.coin.run(coin_patches)
-    p = softmax(logits, models.coin.temperature["coin"])
-    return p.argmax(axis=1), p.max(axis=1)
+    return softmax(logits, models.coin.temperature["coin"])
 
 
 def read_edges(models: Models, strips: np.ndarray) -> np.ndarray:
@@ -344,6 +287,7 @@ def classify_sheet(
     models: Models | None = None,
     threshold: float = CONFIDENCE_THRESHOLD,
     adapt: bool = ADAPT_DEFAULT,
+    decode: bool = DECODE_DEFAULT,
 ) -> SheetReading:
     """Read one sheet's patches.
 
@@ -355,7 +299,8 @@ def classify_sheet(
     edge_strips : ``{"horizontal": (10, 11, h, w, 3), "vertical": (11, 10, h, w, 3)}``-like mapping
         of strips already turned to lie horizontally, optional.
     threshold : cells below it become ``?``.
-    adapt : re-score doubtful cells against the sheet's own confident cells (see ``ADAPT_DEFAULT``).
+    adapt : pool each cell's evidence with the cells drawn like it (see ``ADAPT_DEFAULT``).
+    decode : read the coin track as a prefix and keep only stars a hero can reach (``DECODE_DEFAULT``).
     """
     m = models if models is not None else default_models()
     printed = printed_side(side)
@@ -365,7 +310,7 @@ def classify_sheet(
     for r, c in printed.mountains | printed.wasteland:
         drawable[r * 11 + c] = False
     if adapt:
-        probs = adapt_to_sheet(probs, features, drawable, threshold)
+        probs = adapt_to_sheet(probs, features, drawable)
     best = probs.argmax(axis=1)
     conf = probs.max(axis=1)
     rows: list[list[str]] = [[""] * 11 for _ in range(11)]
@@ -381,13 +326,20 @@ def classify_sheet(
             doubtful.append(label(r, c))
         else:
             rows[r][c] = TERRAIN_SYMBOLS[best[i]]
-    stars = frozenset((i // 11, i % 11) for i in range(121) if drawable[i] and star_p[i] > STAR_THRESHOLD)
+    if decode:
+        hero_p = probs[:, TERRAIN_CLASSES.index("hero")]
+        stars = stars_near_heroes(star_p.reshape(11, 11), hero_p.reshape(11, 11), drawable.reshape(11, 11),
+                                  STAR_THRESHOLD)
+    else:
+        stars = frozenset((i // 11, i % 11) for i in range(121) if drawable[i] and star_p[i] > STAR_THRESHOLD)
     coins = spent = 0
     states: tuple[str, ...] = ()
     coin_conf = np.zeros(0)
     doubtful_coins: tuple[int, ...] = ()
     if coin_patches is not None:
-        cls, coin_conf = read_coins(m, white_balance(coin_patches, patches))
+        coin_p = read_coins(m, white_balance(coin_patches, patches))
+        cls = decode_coin_track(coin_p) if decode else coin_p.argmax(axis=1)
+        coin_conf = coin_p[np.arange(len(cls)), cls]
         states = tuple(COIN_CLASSES[k] for k in cls)
         coins = states.count("filled")
         spent = states.count("crossed")

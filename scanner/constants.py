@@ -154,3 +154,25 @@ synthetic phone/webcam/hard photos it caught all 3 wrong turns and 2.7 % of the 
 SIDE_DOUBT = 0.5
 """Side confidence below which ``Location.doubts`` reports the side as unclear: caught all 5 wrong
 sides (all printer-friendly) and 3.3 % of the right ones on the same photos."""
+
+# --- decode (per-sheet) ------------------------------------------------------------------------------
+CLUSTER_DISTANCE = 0.25
+"""Average cosine distance of the cell net's features below which cells count as drawn alike: on
+synthetic sheets with unseen drawing styles 0.25 splits a sheet into ~7 groups for ~6 terrains with ~3 %
+of cells in a group of another terrain; 0.5 merges terrains (20 %)."""
+
+PEER_WEIGHT = 0.5
+"""Weight of a cell's look-alikes' mean log-probability against its own: at equal accuracy of the kept
+cells 0.5 kept the most cells (unseen-style phone photos: +3.6 points at 99 %); more lets a group's
+shared mistake override a cell's correct reading."""
+
+ADAPT_TEMPERATURE = 1.7
+"""Divides the pooled log-probabilities so that they stay calibrated (fitted by NLL on sheets of the
+eval calibration seeds, never the benchmark's)."""
+
+LOG_FLOOR = 1e-4
+"""Smallest probability taken into a log-sum: one confidently misread cell must not veto its group."""
+
+STAR_HERO_PROBABILITY = 0.2
+"""Hero-terrain probability from which a cell counts as a possible hero when checking that a star lies
+within some hero's reach: low, since a missed hero would drop its true stars."""

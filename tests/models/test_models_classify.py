@@ -15,7 +15,6 @@ from rules.sides import printed_side
 from scanner.classify import (
     TERRAIN_CLASSES,
     ModelError,
-    adapt_to_sheet,
     classify_sheet,
     default_model_dir,
     load_models,
@@ -138,20 +137,3 @@ def test_reads_a_rendered_scan(models, rendered) -> None:
     assert len(kept) >= 0.75 * len(drawable)
     assert right >= 0.97 * len(kept)
     assert (reading.coins, reading.spent) == (sample.sheet.coins, sample.sheet.spent)
-
-
-def test_sheet_vote_pulls_a_doubtful_cell_towards_its_look_alikes() -> None:
-    feats = np.array([[1.0, 0.0], [1.0, 0.05], [0.0, 1.0], [0.05, 1.0], [0.02, 1.0], [0.0, 1.0]])
-    probs = np.array([
-        [0.99, 0.01], [0.99, 0.01], [0.01, 0.99], [0.01, 0.99],
-        [0.55, 0.45],  # doubtful, looks like the class-1 anchors
-        [0.55, 0.45],  # the same but printed: must stay as it is
-    ])
-    drawable = np.array([True, True, True, True, True, False])
-    out = adapt_to_sheet(probs, feats, drawable, threshold=0.8)
-    assert out[4].argmax() == 1 and np.isclose(out[4].sum(), 1.0)
-    assert out[4].max() < 0.8  # the vote overruled the net: a better guess, still doubtful
-    confirm = probs.copy()
-    confirm[4] = [0.35, 0.65]  # the net leaned the same way: the vote may vouch for it
-    assert adapt_to_sheet(confirm, feats, drawable, threshold=0.8)[4, 1] >= 0.8
-    assert np.array_equal(out[:4], probs[:4]) and np.array_equal(out[5], probs[5])

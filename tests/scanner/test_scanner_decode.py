@@ -1,0 +1,94 @@
+"""scanner.decode: look-alike cells pool their evidence, the coin track is a prefix, stars need a hero."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rules.shapes import HEROES
+from scanner.decode import adapt_to_sheet, decode_coin_track, look_alikes, star_reach, stars_near_heroes
+
+E, F, C = (0.90, 0.05, 0.05), (0.05, 0.90, 0.05), (0.05, 0.05, 0.90)
+
+
+def _track(*coins: tuple[float, float, float]) -> np.ndarray:
+    return np.array(coins + (E,) * (14 - len(coins)))
+
+
+def test_a_faint_coin_inside_the_marked_run_is_read_as_marked() -> None:
+    # the third coin looks empty to the net, but coins are filled in order (rulebook: "the next coin")
+    track = _track(F, F, (0.6, 0.3, 0.1), F, F)
+    assert decode_coin_track(track).tolist() == [1, 1, 1, 1, 1] + [0] * 9
+    assert track.argmax(axis=1).tolist()[2] == 0  # the net alone would have said empty
+
+
+def test_a_stray_mark_after_the_run_is_dropped() -> None:
+    track = _track(F, F)
+    track[9] = (0.4, 0.6, 0.0)  # a smudge far down the track
+    assert decode_coin_track(track).tolist() == [1, 1] + [0] * 12
+
+
+@pytest.mark.parametrize(("track", "expected"), [
+    (_track(), [0] * 14),
+    (np.array([F] * 14), [1] * 14),
+    (_track(C, C, F), [2, 2, 1] + [0] * 11),
+])
+def test_coin_track_keeps_clear_readings(track: np.ndarray, expected: list[int]) -> None:
+    assert decode_coin_track(track).tolist() == expected
+
+
+def test_star_reach_is_the_union_of_every_hero_pattern_in_every_orientation() -> None:
+    expected = {off for hero in HEROES.values() for pattern in hero.attack_orientations for off in pattern}
+    reach = star_reach()
+    assert reach == expected
+    assert (0, 3) in reach and (3, 0) in reach  # the archer shoots three spaces in a row
+    assert (0, 0) not in reach and (0, 4) not in reach and (3, 3) not in reach
+
+
+def _stars(star_cells: list[tuple[int, int]], hero_cells: list[tuple[int, int]]) -> frozenset:
+    star_p = np.zeros((11, 11))
+    hero_p = np.zeros((11, 11))
+    for cell in star_cells:
+        star_p[cell] = 0.99
+    for cell in hero_cells:
+        hero_p[cell] = 0.9
+    drawable = np.ones((11, 11), bool)
+    drawable[0, 0] = False  # a printed mountain
+    return stars_near_heroes(star_p, hero_p, drawable, 0.9)
+
+
+def test_stars_are_kept_only_within_a_heros_reach() -> None:
+    got = _stars([(5, 8), (5, 9), (6, 6), (1, 1), (0, 0)], [(5, 5)])
+    assert got == {(5, 8), (6, 6)}  # (5, 9) is 4 away, (1, 1) has no hero near, (0, 0) is printed
+
+
+def test_no_hero_means_no_stars() -> None:
+    assert _stars([(3, 3), (4, 4)], []) == frozenset()
+
+
+def test_look_alikes_separates_two_ways_of_drawing() -> None:
+    rng = np.random.default_rng(0)
+    a = np.array([1.0, 0.0, 0.0]) + rng.normal(0, 0.03, (6, 3))
+    b = np.array([0.0, 1.0, 0.0]) + rng.normal(0, 0.03, (5, 3))
+    groups = look_alikes(np.vstack([a, b]))
+    assert len(set(groups[:6])) == 1 and len(set(groups[6:])) == 1 and groups[0] != groups[6]
+
+
+def test_a_doubtful_cell_follows_the_cells_drawn_like_it() -> None:
+    feats = np.array([[1.0, 0.0]] * 4 + [[0.0, 1.0]] * 4 + [[1.0, 0.02], [0.7, 0.7]])
+    probs = np.array([[0.98, 0.02]] * 4 + [[0.02, 0.98]] * 4 + [[0.45, 0.55], [0.5, 0.5]])
+    drawable = np.ones(10, bool)
+    drawable[9] = False  # printed: never pooled
+    out = adapt_to_sheet(probs, feats, drawable, temperature=1.0)
+    assert out[8].argmax() == 0 and out[8, 0] > 0.8  # its look-alikes all say class 0
+    assert np.allclose(out.sum(axis=1), 1.0)
+    assert np.array_equal(out[9], probs[9])
+    # a lone misreading in a group is outvoted, but the group's confident cells stay confident
+    assert out[:4, 0].min() > 0.9 and out[4:8, 1].min() > 0.9
+
+
+def test_a_cell_alone_in_its_group_keeps_the_nets_reading() -> None:
+    feats = np.array([[1.0, 0.0, 0.0]] * 3 + [[0.0, 0.0, 1.0]])
+    probs = np.array([[0.9, 0.1]] * 3 + [[0.3, 0.7]])
+    out = adapt_to_sheet(probs, feats, np.ones(4, bool))
+    assert np.allclose(out[3], probs[3])
