@@ -1,0 +1,208 @@
+"""How far a few unsure cells can move a score: every plausible reading scored, lowest to highest.
+
+A scanner marks the cells it is not sure of; each has a short list of plausible terrains. When every
+combination of them gives the same card points, coins, monster penalty and total, the unsure cells
+cannot change the score and the most likely reading can be scored outright.  Otherwise the spread says
+what is at stake ("the total would be 41 to 47").
+
+>>> from rules import Sheet
+>>> from rules.cards import find_card
+>>> guess = Sheet.blank("A").replace({(0, 0): "F"})
+>>> spread = score_spread(guess, {(0, 0): "F."}, [find_card("sentinel_wood")])
+>>> spread.certain, str(spread.total), spread.readings
+(False, '0 to 1', 2)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.errors import SheetError
+from rules.season import Season, SeasonScore, score_cards, score_season
+from rules.sheet import Cell, Sheet, Terrain, cell_label
+
+__all__ = ["MAX_READINGS", "Span", "Spread", "TooManyReadings", "score_spread"]
+
+MAX_READINGS = 2048
+"""Most readings :func:`score_spread` enumerates (eleven unsure cells with two plausible terrains each,
+or six with three).  Each reading costs one scoring of the cards (~0.45 ms for the four slowest on a
+dense sheet): the worst case measured 0.83 s median, 1.03 s worst for 2048 readings on a loaded 2-core
+machine (``python benchmarks/bench_rules_doubt.py ``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """The lowest and highest value one reported number takes over the readings."""
+
+    low: int
+    high: int
+
+    @property
+    def certain(self) -> bool:
+        return self.low == self.high
+
+    def __str__(self) -> str:
+        return str(self.low) if self.certain else f"{self.low} to {self.high}"
+
+    @classmethod
+    def of(cls, values: Iterable[int]) -> Span:
+        seen = list(values)
+        return cls(min(seen), max(seen))
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """What every plausible reading of the unsure cells scores.
+
+    Attributes
+    ----------
+    cells : tuple of (row, col)
+        The unsure cells, row-major.
+    readings : int
+        How many readings were scored (the product of the alternatives' counts).
+    cards : Mapping[str, Span]
+        Each card's points by card id, in the order the cards were given.
+    coins, monsters : Span
+        Stars for coins (never in doubt: coins are not cells) and the monster penalty (<= 0).
+    total : Span
+        The total a score reports: the season's when a season is given, else cards + coins + monsters.
+    season : Season or None
+    """
+
+    cells: tuple[Cell, ...]
+    readings: int
+    cards: Mapping[str, Span]
+    coins: Span
+    monsters: Span
+    total: Span
+    season: Season | None = None
+
+    @property
+    def certain(self) -> bool:
+        """True when every reported number is the same in all readings."""
+        return all(span.certain for span in self._numbers().values())
+
+    def _numbers(self) -> dict[str, Span]:
+        return {**self.cards, "coins": self.coins, "monsters": self.monsters, "total": self.total}
+
+    def describe(self) -> str:
+        """One clause for a person, e.g. ``"the total would be 41 to 47 (sentinel_wood 3 to 9)"``."""
+        if self.certain:
+            return f"the total is {self.total} in all {self.readings} readings"
+        others = [f"{name} {span}" for name, span in self._numbers().items() if name != "total"
+                  and not span.certain]
+        tail = f" ({', '.join(others)})" if others else ""
+        return f"the total would be {self.total}{tail}"
+
+
+@dataclass(frozen=True, slots=True)
+class TooManyReadings:
+    """Falsy: the unsure cells allow more readings than the cap, so none were scored."""
+
+    cells: tuple[Cell, ...]
+    readings: int
+    cap: int
+
+    def __bool__(self) -> bool:
+        return False
+
+    @property
+    def message(self) -> str:
+        return f"{len(self.cells)} unsure cells allow {self.readings} readings, more than {self.cap} to score"
+
+
+def _alternatives(
+    guess: Sheet, alternatives: Mapping[Cell, Sequence[Terrain | str]]
+) -> dict[Cell, tuple[str, ...]]:
+    """The alternatives checked and de-duplicated (order kept), row-major; raises SheetError."""
+    out: dict[Cell, tuple[str, ...]] = {}
+    for cell in sorted(alternatives):
+        here = guess[cell]
+        if here.is_printed:
+            raise SheetError(f"cell {cell_label(cell)} is printed ({here.value}); it is never unsure")
+        symbols: list[str] = []
+        for value in alternatives[cell]:
+            terrain = value if isinstance(value, Terrain) else Terrain.from_word(value)
+            if not terrain.is_known or terrain.is_printed:
+                raise SheetError(f"cell {cell_label(cell)}: {terrain.value!r} cannot be a drawn reading")
+            if terrain.value not in symbols:
+                symbols.append(terrain.value)
+        if here.value not in symbols:
+            raise SheetError(
+                f"cell {cell_label(cell)}: the guess {here.value!r} is not among its alternatives {symbols}"
+            )
+        out[cell] = tuple(symbols)
+    return out
+
+
+def score_spread(
+    guess: Sheet,
+    alternatives: Mapping[Cell, Sequence[Terrain | str]],
+    cards: Sequence[Any],
+    season: Season | str | None = None,
+    *,
+    cap: int = MAX_READINGS,
+) -> Spread | TooManyReadings:
+    """Score every combination of the unsure cells' alternatives on `guess`.
+
+    Parameters
+    ----------
+    guess : Sheet
+        The most likely reading (no ``?``).
+    alternatives : Mapping[(row, col), Sequence[Terrain]]
+        For each unsure cell its plausible terrains, most likely first; a string like ``"F."`` is a
+        sequence of symbols too.  The guess's own terrain must be among them.
+    cards : the scoring cards, as :func:`rules.season.score_cards` takes them (edicts A-D in order
+        when `season` is given).
+    season : optional season, as :func:`rules.season.score_season` takes it.
+    cap : most readings to score.
+
+    Returns
+    -------
+    Spread, or a falsy TooManyReadings when the combinations exceed `cap` (nothing is scored).
+
+    Raises
+    ------
+    SheetError
+        If `guess` has ``?`` cells, an unsure cell is printed (mountain, wasteland), an alternative is
+        not a drawn reading, or the cards do not fit (given twice; not 4 with a season).
+    """
+    choices = _alternatives(guess, alternatives)
+    cells = tuple(choices)
+    count = math.prod(len(v) for v in choices.values())
+    # The guess is scored first: it checks the cards and the season once, whatever the count.
+    first = score_cards(guess, cards)
+    first_season = score_season(guess, cards, season) if season is not None else None
+    if count > cap:
+        return TooManyReadings(cells, count, cap)
+    season_edicts = list(first_season.edicts.items()) if first_season is not None else []
+    points: dict[str, list[int]] = {card.id: [] for card in cards}
+    monsters: list[int] = []
+    totals: list[int] = []
+    for combo in itertools.product(*choices.values()):
+        sheet = guess.replace(dict(zip(cells, combo, strict=True)))
+        result = score_cards(sheet, cards) if sheet != guess else first
+        for card_id, score in result.scores.items():
+            points[card_id].append(score.points)
+        monsters.append(result.monsters)
+        if first_season is None:
+            totals.append(result.total)
+        else:  # the season's edicts re-used from this reading's card scores: each card scored once
+            edicts = {letter: (card, result.scores[card.id]) for letter, (card, _) in season_edicts}
+            season_score = SeasonScore(
+                first_season.season, edicts, result.coins, result.monsters, result.monster_cells
+            )
+            totals.append(season_score.total)
+    return Spread(
+        cells=cells,
+        readings=count,
+        cards={card_id: Span.of(values) for card_id, values in points.items()},
+        coins=Span(first.coins, first.coins),
+        monsters=Span.of(monsters),
+        total=Span.of(totals),
+        season=first_season.season if first_season is not None else None,
+    )
