@@ -176,3 +176,9 @@ LOG_FLOOR = 1e-4
 STAR_HERO_PROBABILITY = 0.2
 """Hero-terrain probability from which a cell counts as a possible hero when checking that a star lies
 within some hero's reach: low, since a missed hero would drop its true stars."""
+
+# --- doubtful cells (pipeline) -------------------------------------------------------------------------
+ALTERNATIVE_PROBABILITY = 0.02
+"""Calibrated probability from which a class counts as a plausible reading of a ``?`` cell (scored when
+checking whether the unsure cells can change the score): low, since a missed reading could hide a
+different score, yet it leaves most unsure cells with two or three readings."""

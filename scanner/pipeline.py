@@ -3,26 +3,42 @@
 :func:`read_photo` returns a :class:`Reading` or a falsy :class:`scanner.failure.Failure`.
 :func:`sheet_from_photo` is what ``cartoscan score`` uses on a photo: it raises :class:`PhotoError`
 (one readable line) when the photo cannot be read or holds cells read as ``?``.
+:func:`photo_sheet` does the same for given scoring cards, but scores the most likely reading when its
+``?`` cells cannot change that score (:func:`rules.doubt.score_spread`).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from rules import Sheet
+from rules import Cell, Sheet, Terrain
+from rules.doubt import Spread, TooManyReadings, score_spread
+from rules.season import Season
 from scanner.classify import TERRAIN_SYMBOLS, Models, SheetReading, classify_sheet, label
+from scanner.constants import ALTERNATIVE_PROBABILITY
 from scanner.debug import DebugSink, emit
 from scanner.failure import Failure
 from scanner.load import load_image
 from scanner.rectify import rectify
 from scanner.sample import cell_patches, coin_patches, edge_strips
 
-__all__ = ["DoubtfulError", "PhotoError", "Reading", "parse_corners", "read_photo", "sheet_from_photo"]
+__all__ = [
+    "DoubtfulError",
+    "PhotoError",
+    "PhotoSheet",
+    "Reading",
+    "alternatives_of",
+    "parse_corners",
+    "photo_sheet",
+    "read_photo",
+    "sheet_from_photo",
+]
 
 
 class PhotoError(ValueError):
@@ -35,11 +51,13 @@ class PhotoError(ValueError):
 
 class DoubtfulError(PhotoError):
     """The photo was read, but some cells are ``?`` (listed in :attr:`cells`) or the locator doubts
-    its side or A1 corner (then :attr:`cells` is empty)."""
+    its side or A1 corner (then :attr:`cells` is empty).  :attr:`spread` is what the readings of those
+    cells would score, when :func:`photo_sheet` could work it out (else None)."""
 
-    def __init__(self, message: str, cells: tuple[str, ...]) -> None:
+    def __init__(self, message: str, cells: tuple[str, ...], spread: Spread | None = None) -> None:
         super().__init__(message, "doubtful")
         self.cells = cells
+        self.spread = spread
 
 
 @dataclass(frozen=True)
@@ -68,6 +86,8 @@ class Reading:
     doubts : tuple of str
         The locator's verdicts too close to call (which corner is A1, the printed side), one line
         each; a wrong one would ruin the whole score, so scoring refuses them like ``?`` cells.
+    alternatives : Mapping[(row, col), tuple of Terrain]
+        Each ``?`` cell's plausible readings, most likely first (see :func:`alternatives_of`).
     """
 
     sheet: Sheet
@@ -99,6 +119,13 @@ class Reading:
     def stars(self) -> frozenset[tuple[int, int]]:
         return self.sheet.stars
 
+    @property
+    def alternatives(self) -> dict[Cell, tuple[Terrain, ...]]:
+        cells = _cells_of(self.doubtful)
+        if self.probabilities is None:  # only the guess is known
+            return {cell: (self.guess[cell],) for cell in cells}
+        return alternatives_of(self.probabilities, cells)
+
     def to_json(self) -> dict[str, Any]:
         """The CONTRACT §3 ``scan`` object plus this project's extra fields."""
         return {
@@ -110,6 +137,9 @@ class Reading:
             "confidence": [[round(float(v), 4) for v in row] for row in self.confidence],
             "orientation": self.orientation,
             "doubtful": list(self.doubtful),
+            "alternatives": {
+                label(r, c): "".join(alts) for (r, c), alts in self.alternatives.items()
+            },
             "warnings": list(self.doubts),
             "doubtful_coins": [i + 1 for i in self.doubtful_coins],
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
@@ -247,6 +277,30 @@ def _cells_of(labels: tuple[str, ...]) -> list[tuple[int, int]]:
     return [(ord(s[0]) - ord("A"), int(s[1:]) - 1) for s in labels]
 
 
+def alternatives_of(
+    probabilities: np.ndarray, cells: Sequence[Cell], minimum: float = ALTERNATIVE_PROBABILITY
+) -> dict[Cell, tuple[Terrain, ...]]:
+    """The plausible terrains of `cells`: classes with probability >= `minimum`, most likely first.
+
+    Parameters
+    ----------
+    probabilities : (11, 11, 8) float over :data:`scanner.classify.TERRAIN_CLASSES`.
+    cells : (row, col) cells to look at.
+    minimum : smallest probability of a plausible class; the most likely class is always kept.
+
+    Returns
+    -------
+    dict mapping each cell to a non-empty tuple of :class:`rules.Terrain`.
+    """
+    out: dict[Cell, tuple[Terrain, ...]] = {}
+    for r, c in cells:
+        p = probabilities[r, c]
+        order = [int(k) for k in np.argsort(-p, kind="stable")]  # ties: the lower class, like argmax
+        keep = order[:1] + [k for k in order[1:] if p[k] >= minimum]
+        out[(r, c)] = tuple(Terrain(TERRAIN_SYMBOLS[k]) for k in keep)
+    return out
+
+
 def overlay(canonical: np.ndarray, reading: SheetReading) -> np.ndarray:
     """The canonical image with each cell's label written on it (red for ``?``), for --debug."""
     import cv2
@@ -263,6 +317,34 @@ def overlay(canonical: np.ndarray, reading: SheetReading) -> np.ndarray:
     return out
 
 
+def _reading(path: str | Path, corners: np.ndarray | None) -> Reading:
+    result = read_photo(path, corners=corners)
+    if isinstance(result, Failure):
+        raise PhotoError(f"{path}: {result.message}", result.reason)
+    return result
+
+
+def _refuse_locator_doubts(path: str | Path, reading: Reading) -> None:
+    if reading.doubts:
+        raise DoubtfulError(
+            f"{path}: {'; '.join(reading.doubts)}; check with 'cartoscan scan {path}' "
+            "or pass --allow-doubtful to score the most likely reading",
+            (),
+        )
+
+
+def _doubtful_error(path: str | Path, reading: Reading, spread: Spread | None = None) -> DoubtfulError:
+    cells = ", ".join(reading.doubtful)
+    stake = f"; {spread.describe()}" if spread is not None else ""
+    return DoubtfulError(
+        f"{path}: {len(reading.doubtful)} cell(s) could not be read with confidence ({cells}){stake}; run "
+        f"'cartoscan scan {path} > map.sheet', fix the '?' cells and score map.sheet, "
+        "or pass --allow-doubtful to score the most likely reading",
+        reading.doubtful,
+        spread,
+    )
+
+
 def sheet_from_photo(
     path: str | Path, *, allow_doubtful: bool = False, corners: np.ndarray | None = None
 ) -> Sheet:
@@ -276,21 +358,71 @@ def sheet_from_photo(
         Some cells are ``?``, or the locator doubts its side or A1 corner, and ``allow_doubtful`` is
         False; with it, the most likely reading is used.
     """
-    result = read_photo(path, corners=corners)
-    if isinstance(result, Failure):
-        raise PhotoError(f"{path}: {result.message}", result.reason)
-    if result.doubts and not allow_doubtful:
-        raise DoubtfulError(
-            f"{path}: {'; '.join(result.doubts)}; check with 'cartoscan scan {path}' "
-            "or pass --allow-doubtful to score the most likely reading",
-            (),
-        )
-    if result.doubtful and not allow_doubtful:
-        cells = ", ".join(result.doubtful)
-        raise DoubtfulError(
-            f"{path}: {len(result.doubtful)} cell(s) could not be read with confidence ({cells}); run "
-            f"'cartoscan scan {path} > map.sheet', fix the '?' cells and score map.sheet, "
-            "or pass --allow-doubtful to score the most likely reading",
-            result.doubtful,
-        )
-    return result.guess if allow_doubtful else result.sheet
+    reading = _reading(path, corners)
+    if allow_doubtful:
+        return reading.guess
+    _refuse_locator_doubts(path, reading)
+    if reading.doubtful:
+        raise _doubtful_error(path, reading)
+    return reading.sheet
+
+
+@dataclass(frozen=True)
+class PhotoSheet:
+    """The sheet to score from a photo, with what was settled about its unsure cells.
+
+    Attributes
+    ----------
+    sheet : rules.Sheet
+        What to score (no ``?``).
+    reading : Reading
+        The whole reading it came from.
+    spread : Spread or None
+        Set when the reading had ``?`` cells that cannot change the score (``spread.certain``);
+        None when there were none, or with ``allow_doubtful`` (the guess is scored unchecked).
+    """
+
+    sheet: Sheet
+    reading: Reading
+    spread: Spread | None = None
+
+    @property
+    def settled(self) -> tuple[str, ...]:
+        """Labels of the unsure cells shown not to change the score (empty when none)."""
+        return self.reading.doubtful if self.spread is not None else ()
+
+
+def photo_sheet(
+    path: str | Path,
+    cards: Sequence[Any],
+    season: Season | str | None = None,
+    *,
+    allow_doubtful: bool = False,
+    corners: np.ndarray | None = None,
+) -> PhotoSheet:
+    """Like :func:`sheet_from_photo` for these scoring `cards` (and `season`): a reading whose ``?``
+    cells cannot change their score is scored as its most likely reading instead of refused.
+
+    Raises
+    ------
+    PhotoError
+        The photo is unreadable or shows no sheet.
+    DoubtfulError
+        The locator doubts the side or A1 corner, or the ``?`` cells could change the score (its
+        :attr:`~DoubtfulError.spread` says how much) or allow too many readings to check; never with
+        ``allow_doubtful``.
+    rules.SheetError
+        The cards do not fit (given twice; not four with a season).
+    """
+    reading = _reading(path, corners)
+    if allow_doubtful:
+        return PhotoSheet(reading.guess, reading)
+    _refuse_locator_doubts(path, reading)
+    if not reading.doubtful:
+        return PhotoSheet(reading.sheet, reading)
+    spread = score_spread(reading.guess, reading.alternatives, cards, season)
+    if isinstance(spread, TooManyReadings):
+        raise _doubtful_error(path, reading)
+    if not spread.certain:
+        raise _doubtful_error(path, reading, spread)
+    return PhotoSheet(reading.guess, reading, spread)
