@@ -129,8 +129,9 @@ class _InputError(Exception):
         self.status = status
 
 
-def _load_sheet(source: str, allow_doubtful: bool) -> Any:
-    """A rules.Sheet from a .sheet file, '-' (stdin) or a photo; raises _InputError."""
+def _load_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> tuple[Any, Any]:
+    """A rules.Sheet from a .sheet file, '-' (stdin) or a photo, with the photo's unsure cells that
+    cannot change the score of the `chosen` cards in season `which` (empty if none); raises _InputError."""
     import sys
 
     from rules import Sheet, SheetError
@@ -142,30 +143,34 @@ def _load_sheet(source: str, allow_doubtful: bool) -> Any:
             why = "no such file" if isinstance(exc, FileNotFoundError) else exc.__class__.__name__
             raise _InputError(f"{source}: cannot read the sheet file ({why})", 2) from None
         try:
-            return Sheet.parse(text)
+            return Sheet.parse(text), ()
         except SheetError as exc:
             raise _InputError(f"{source}: {exc}", 2) from None
     from scanner.classify import ModelError
-    from scanner.pipeline import PhotoError, sheet_from_photo
+    from scanner.pipeline import PhotoError, photo_sheet
 
     try:
-        return sheet_from_photo(source, allow_doubtful=allow_doubtful)
+        found = photo_sheet(source, chosen, which, allow_doubtful=allow_doubtful)
+        return found.sheet, found.settled
     except PhotoError as exc:
         raise _InputError(str(exc), 3) from None
+    except SheetError as exc:  # the cards do not fit the season (checked while weighing unsure cells)
+        raise _InputError(f"{source}: {exc}", 2) from None
     except ModelError as exc:  # the model files are checked against their manifest on load
         raise _InputError(str(exc), 1) from None
 
 
-def _read_sheet(source: str, allow_doubtful: bool) -> Any:
+def _read_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> tuple[Any, Any]:
     """:func:`_load_sheet`, turning a failure into the CLI's one red line and exit status."""
     try:
-        return _load_sheet(source, allow_doubtful)
+        return _load_sheet(source, allow_doubtful, chosen, which)
     except _InputError as exc:
         raise _fail(str(exc), exc.status) from None
 
 
-def _score_json(sheet: Any, chosen: Any, which: Any) -> dict[str, Any]:
-    """The CONTRACT score object for one sheet (raises rules.SheetError for '?' cells)."""
+def _score_json(sheet: Any, chosen: Any, which: Any, settled: Any = ()) -> dict[str, Any]:
+    """The CONTRACT score object for one sheet (raises rules.SheetError for '?' cells); `settled`, a
+    photo's unsure cells that cannot change the score, adds ``"doubtful"``."""
     from rules.season import score_cards, score_season
 
     out: dict[str, Any] = {"side": sheet.side, **score_cards(sheet, chosen).to_json()}
@@ -173,7 +178,15 @@ def _score_json(sheet: Any, chosen: Any, which: Any) -> dict[str, Any]:
         season_result = score_season(sheet, chosen, which)
         out["season"] = season_result.to_json()
         out["total"] = season_result.total
+    if settled:
+        out["doubtful"] = {"cells": list(settled), "certain": True}
     return out
+
+
+def _settled_note(settled: Any, where: str = "") -> str:
+    """The stderr note (rich markup) for a photo scored although some cells are unsure."""
+    cells = ", ".join(settled)
+    return f"[yellow]note:[/yellow] {where}{len(settled)} unsure cell(s) ({cells}) cannot change this score"
 
 
 def _parse_cards_and_season(cards: str | None, season: str | None) -> tuple[Any, Any]:
@@ -209,10 +222,14 @@ def score(
     from rules.season import score_cards, score_season
 
     chosen, which = _parse_cards_and_season(cards, season)
-    sheet = _read_sheet(source, allow_doubtful)
+    sheet, settled = _read_sheet(source, allow_doubtful, chosen, which)
+    if settled:
+        from rich.console import Console
+
+        Console(stderr=True, highlight=False, soft_wrap=True).print(_settled_note(settled))
     try:
         if json_out:
-            typer.echo(json.dumps(_score_json(sheet, chosen, which), ensure_ascii=False))
+            typer.echo(json.dumps(_score_json(sheet, chosen, which, settled), ensure_ascii=False))
             return
         result = score_cards(sheet, chosen)
         season_result = score_season(sheet, chosen, which) if which is not None else None
@@ -359,7 +376,10 @@ def batch(
         for path in files:
             row: dict[str, Any] = {"input": str(path)}
             try:
-                row |= {"ok": True, **_score_json(_load_sheet(str(path), allow_doubtful), chosen, which)}
+                sheet, settled = _load_sheet(str(path), allow_doubtful, chosen, which)
+                if settled:
+                    progress.console.print(_settled_note(settled, f"{path}: "), highlight=False)
+                row |= {"ok": True, **_score_json(sheet, chosen, which, settled)}
             except _InputError as exc:
                 row |= {"ok": False, "status": exc.status, "error": str(exc)}
             except SheetError as exc:
