@@ -8,6 +8,10 @@ A photo is *exact* when all four card scores, the coins and the monster penalty 
 Reports per tier: located, refused (no sheet found), refused as doubtful (cells read as '?'), exact,
 and silently wrong (read without '?' but scored differently: the figure that must stay near zero);
 plus the exact rate when doubtful cells are guessed (``--allow-doubtful``) and the median time.
+Of the doubtful photos, *settled* ones are scored outright because no plausible reading of their '?'
+cells changes any card, coin, monster or total figure (``rules.doubt.score_spread``, what ``score`` now
+does); *settled exact* of those equal the truth; the refused rest report a range, and *in range* counts
+those whose true total lies within it.
 ``--models`` (repeatable) compares model directories on the same photos (default: the committed models).
 """
 
@@ -25,6 +29,7 @@ import numpy as np
 
 from models import dataset as ds
 from rules.cards import CARDS
+from rules.doubt import score_spread
 from rules.season import score_cards
 from scanner.classify import Models, default_models, load_models
 from scanner.failure import Failure
@@ -76,6 +81,7 @@ class _Run:
     def __init__(self) -> None:
         self.stats: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
         self.times: list[float] = []
+        self.spread_times: list[float] = []
         self.wrong_examples: list[str] = []
 
     def photo(self, path: Path, sample: ds.Sample, cards: list, truth: tuple, models: Models, tier: str,
@@ -94,6 +100,8 @@ class _Run:
         if reading.doubtful:
             t["refused_doubtful"] += 1
             t["doubtful_cells"] += len(reading.doubtful)
+            if not reading.doubts:  # locator doubts are refused whatever the cells
+                self.settle(t, reading, cards, truth, guess_ok, sample)
             return
         if _scores(reading.sheet, cards) == truth:
             t["exact"] += 1
@@ -107,9 +115,25 @@ class _Run:
                                        f"{sample.sheet.coins}/{sample.sheet.spent}->"
                                        f"{reading.coins}/{reading.spent}")
 
+    def settle(self, t: dict[str, float], reading, cards: list, truth: tuple, guess_ok: bool,
+               sample: ds.Sample) -> None:
+        """What ``score`` does with a reading whose only doubt is '?' cells."""
+        t0 = time.perf_counter()
+        spread = score_spread(reading.guess, reading.alternatives, cards)
+        self.spread_times.append(time.perf_counter() - t0)
+        if not spread:
+            t["over_cap"] += 1
+        elif spread.certain:
+            t["settled"] += 1
+            t["settled_exact"] += guess_ok
+        else:
+            t["ranged"] += 1
+            t["in_range"] += spread.total.low <= score_cards(sample.sheet, cards).total <= spread.total.high
+
     def report(self, tiers: list[str]) -> None:
         print(f"{'tier':8} {'photos':>6} {'located':>7} {'no sheet':>8} {'doubtful':>8} {'exact':>6} "
-              f"{'wrong':>6} {'exact%':>7} {'exact% w/ guess':>15}")
+              f"{'wrong':>6} {'exact%':>7} {'exact% w/ guess':>15} {'settled':>7} {'sett.exact':>10} "
+              f"{'ranged':>6} {'in range':>8} {'over cap':>8}")
         total: dict[str, float] = defaultdict(float)
         for tier in [*tiers, "all"]:
             t = self.stats[tier] if tier != "all" else total
@@ -119,7 +143,19 @@ class _Run:
             n = max(t["photos"], 1)
             print(f"{tier:8} {int(t['photos']):6d} {int(t['located']):7d} {int(t['refused_no_sheet']):8d} "
                   f"{int(t['refused_doubtful']):8d} {int(t['exact']):6d} {int(t['wrong']):6d} "
-                  f"{100 * t['exact'] / n:6.1f}% {100 * t['exact_allow_doubtful'] / n:14.1f}%")
+                  f"{100 * t['exact'] / n:6.1f}% {100 * t['exact_allow_doubtful'] / n:14.1f}% "
+                  f"{int(t['settled']):7d} {int(t['settled_exact']):10d} {int(t['ranged']):6d} "
+                  f"{int(t['in_range']):8d} {int(t['over_cap']):8d}")
+        all_ = total
+        n = max(all_["photos"], 1)
+        print(f"scored outright: {int(all_['exact'] + all_['wrong'])} clear + {int(all_['settled'])} settled "
+              f"= {100 * (all_['exact'] + all_['wrong'] + all_['settled']) / n:.1f}% of photos "
+              f"(was {100 * (all_['exact'] + all_['wrong']) / n:.1f}%); settled and exact: "
+              f"{int(all_['settled_exact'])} of {int(all_['settled'])}")
+        if self.spread_times:
+            spread_ms = [v * 1000 for v in self.spread_times]
+            print(f"spread of the doubtful cells: median {statistics.median(spread_ms):.0f} ms, "
+                  f"max {max(spread_ms):.0f} ms")
         print(f"median time per photo: {statistics.median(self.times) * 1000:.0f} ms "
               "(load + locate + rectify + sample + classify)")
         for line in self.wrong_examples:
