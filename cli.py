@@ -378,7 +378,8 @@ def batch(
             try:
                 sheet, settled = _load_sheet(str(path), allow_doubtful, chosen, which)
                 if settled:
-                    progress.console.print(_settled_note(settled, f"{path}: "), highlight=False)
+                    note = _settled_note(settled, f"{path}: ")
+                    progress.console.print(note, highlight=False, soft_wrap=True)
                 row |= {"ok": True, **_score_json(sheet, chosen, which, settled)}
             except _InputError as exc:
                 row |= {"ok": False, "status": exc.status, "error": str(exc)}

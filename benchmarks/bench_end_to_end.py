@@ -118,12 +118,18 @@ class _Run:
     def settle(self, t: dict[str, float], reading, cards: list, truth: tuple, guess_ok: bool,
                sample: ds.Sample) -> None:
         """What ``score`` does with a reading whose only doubt is '?' cells."""
+        alternatives = reading.alternatives
         t0 = time.perf_counter()
-        spread = score_spread(reading.guess, reading.alternatives, cards)
+        spread = score_spread(reading.guess, alternatives, cards)
         self.spread_times.append(time.perf_counter() - t0)
         if not spread:
             t["over_cap"] += 1
-        elif spread.certain:
+            return
+        # Only photos under the cap: over it the '?' cells are mostly a misread sheet, never weighed.
+        t["alt_cells"] += len(alternatives)
+        t["alt_truth"] += sum(sample.sheet[cell] in alts for cell, alts in alternatives.items())
+        t["alt_count"] += sum(len(alts) for alts in alternatives.values())
+        if spread.certain:
             t["settled"] += 1
             t["settled_exact"] += guess_ok
         else:
@@ -152,6 +158,11 @@ class _Run:
               f"= {100 * (all_['exact'] + all_['wrong'] + all_['settled']) / n:.1f}% of photos "
               f"(was {100 * (all_['exact'] + all_['wrong']) / n:.1f}%); settled and exact: "
               f"{int(all_['settled_exact'])} of {int(all_['settled'])}")
+        if all_["alt_cells"]:
+            cells = all_["alt_cells"]
+            print(f"'?' cells weighed (photos under the cap): {int(cells)}, "
+                  f"{all_['alt_count'] / cells:.2f} readings each, "
+                  f"true terrain among them: {100 * all_['alt_truth'] / cells:.1f}%")
         if self.spread_times:
             spread_ms = [v * 1000 for v in self.spread_times]
             print(f"spread of the doubtful cells: median {statistics.median(spread_ms):.0f} ms, "
