@@ -23,13 +23,14 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
 from models import dataset as ds
 from rules.cards import CARDS
-from rules.doubt import score_spread
+from rules.doubt import TooManyReadings, score_spread
 from rules.season import score_cards
 from scanner.classify import Models, default_models, load_models
 from scanner.failure import Failure
@@ -98,22 +99,27 @@ class _Run:
         guess_ok = _scores(reading.guess, cards) == truth
         t["exact_allow_doubtful"] += guess_ok
         if reading.doubtful:
+            settled = t["settled"]
             t["refused_doubtful"] += 1
             t["doubtful_cells"] += len(reading.doubtful)
             if not reading.doubts:  # locator doubts are refused whatever the cells
                 self.settle(t, reading, cards, truth, guess_ok, sample)
+                if t["settled"] > settled and not guess_ok:
+                    self.example("settled wrong", seed, tier, sample, reading.guess)
             return
         if _scores(reading.sheet, cards) == truth:
             t["exact"] += 1
             return
         t["wrong"] += 1
-        if len(self.wrong_examples) < 10:
-            diff = [f"{chr(65 + r)}{c + 1}:{sample.sheet.rows[r][c]}->{reading.sheet.rows[r][c]}"
-                    for r in range(11) for c in range(11)
-                    if sample.sheet.rows[r][c] != reading.sheet.rows[r][c]]
-            self.wrong_examples.append(f"seed {seed} ({tier}): cells {diff[:6]} coins "
-                                       f"{sample.sheet.coins}/{sample.sheet.spent}->"
-                                       f"{reading.coins}/{reading.spent}")
+        self.example("wrong", seed, tier, sample, reading.sheet)
+
+    def example(self, what: str, seed: int, tier: str, sample: ds.Sample, read: Any) -> None:
+        """Remember why a scored photo's score is wrong: its misread cells and coins."""
+        if len(self.wrong_examples) < 12:
+            diff = [f"{chr(65 + r)}{c + 1}:{sample.sheet.rows[r][c]}->{read.rows[r][c]}"
+                    for r in range(11) for c in range(11) if sample.sheet.rows[r][c] != read.rows[r][c]]
+            self.wrong_examples.append(f"{what}: seed {seed} ({tier}): cells {diff[:6]} coins "
+                                       f"{sample.sheet.coins}/{sample.sheet.spent}->{read.coins}/{read.spent}")
 
     def settle(self, t: dict[str, float], reading, cards: list, truth: tuple, guess_ok: bool,
                sample: ds.Sample) -> None:
@@ -122,7 +128,7 @@ class _Run:
         t0 = time.perf_counter()
         spread = score_spread(reading.guess, alternatives, cards)
         self.spread_times.append(time.perf_counter() - t0)
-        if not spread:
+        if isinstance(spread, TooManyReadings):
             t["over_cap"] += 1
             return
         # Only photos under the cap: over it the '?' cells are mostly a misread sheet, never weighed.
@@ -170,7 +176,7 @@ class _Run:
         print(f"median time per photo: {statistics.median(self.times) * 1000:.0f} ms "
               "(load + locate + rectify + sample + classify)")
         for line in self.wrong_examples:
-            print("  wrong:", line)
+            print(" ", line)
 
 
 if __name__ == "__main__":

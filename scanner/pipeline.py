@@ -84,8 +84,9 @@ class Reading:
     timings : dict
         Seconds per stage.
     doubts : tuple of str
-        The locator's verdicts too close to call (which corner is A1, the printed side), one line
-        each; a wrong one would ruin the whole score, so scoring refuses them like ``?`` cells.
+        The locator's verdicts too close to call (which corner is A1, the printed side) and unsure
+        coins, one line each; a wrong one would ruin the whole score, so scoring refuses them like ``?``
+        cells.
     alternatives : Mapping[(row, col), tuple of Terrain]
         Each ``?`` cell's plausible readings, most likely first (see :func:`alternatives_of`).
     """
@@ -248,8 +249,15 @@ def assemble(
     timings: dict[str, float],
     doubts: tuple[str, ...] = (),
 ) -> Reading:
-    """Turn the classifier's reading into a :class:`Reading` with its rules.Sheet."""
+    """Turn the classifier's reading into a :class:`Reading` with its rules.Sheet.
+
+    Unsure coins join ``doubts``: coins have no ``?`` in the notation, and a misread coin would change
+    every season's score without a trace."""
     coins = min(reading.coins, 14 - reading.spent)
+    if reading.doubtful_coins:
+        which = ", ".join(str(i + 1) for i in reading.doubtful_coins)
+        doubts = (*doubts, f"coin track unclear at coin(s) {which} (read as {coins} coins, "
+                           f"{reading.spent} spent)")
     sheet = Sheet(reading.grid, side=reading.side, coins=coins, spent=reading.spent, stars=reading.stars)
     best = reading.probabilities.argmax(axis=-1)
     guess_rows = [
