@@ -5,7 +5,7 @@
 Each photo goes through exactly what ``cartoscan score PHOTO`` does (JPEG file on disk, load, locate,
 rectify, sample, classify); four random scoring cards are scored on the reading and on the truth.
 A photo is *exact* when all four card scores, the coins and the monster penalty equal the truth's.
-Reports per tier: located, refused (no sheet found), refused as doubtful (cells read as '?'), exact,
+Reports per tier: located, refused (no sheet found), refused as doubtful ('?' cells, or the locator's or coin track's doubts), exact,
 and silently wrong (read without '?' but scored differently: the figure that must stay near zero);
 plus the exact rate when doubtful cells are guessed (``--allow-doubtful``) and the median time.
 Of the doubtful photos, *settled* ones are scored outright because no plausible reading of their '?'
@@ -98,11 +98,11 @@ class _Run:
         t["located"] += 1
         guess_ok = _scores(reading.guess, cards) == truth
         t["exact_allow_doubtful"] += guess_ok
-        if reading.doubtful:
+        if reading.doubtful or reading.doubts:  # '?' cells, or the locator's or coin track's doubts
             settled = t["settled"]
             t["refused_doubtful"] += 1
             t["doubtful_cells"] += len(reading.doubtful)
-            if not reading.doubts:  # locator doubts are refused whatever the cells
+            if reading.doubtful and not reading.doubts:  # other doubts are refused whatever the cells
                 self.settle(t, reading, cards, truth, guess_ok, sample)
                 if t["settled"] > settled and not guess_ok:
                     self.example("settled wrong", seed, tier, sample, reading.guess)
