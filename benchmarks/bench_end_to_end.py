@@ -5,9 +5,10 @@
 Each photo goes through exactly what ``cartoscan score PHOTO`` does (JPEG file on disk, load, locate,
 rectify, sample, classify); four random scoring cards are scored on the reading and on the truth.
 A photo is *exact* when all four card scores, the coins and the monster penalty equal the truth's.
-Reports per tier: located, refused (no sheet found), refused as doubtful ('?' cells, or the locator's or coin track's doubts), exact,
-and silently wrong (read without '?' but scored differently: the figure that must stay near zero);
-plus the exact rate when doubtful cells are guessed (``--allow-doubtful``) and the median time.
+Reports per tier: located, refused (no sheet found), refused as doubtful ('?' cells, or the locator's
+or coin track's doubts), exact, and silently wrong (read without '?' but scored differently: the figure
+that must stay near zero); plus the exact rate when doubtful cells are guessed (``--allow-doubtful``)
+and the median time.
 Of the doubtful photos, *settled* ones are scored outright because no plausible reading of their '?'
 cells changes any card, coin, monster or total figure (``rules.doubt.score_spread``, what ``score`` now
 does); *settled exact* of those equal the truth; the refused rest report a range, and *in range* counts
