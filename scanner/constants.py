@@ -158,17 +158,18 @@ sides (all printer-friendly) and 3.3 % of the right ones on the same photos."""
 # --- decode (per-sheet) ------------------------------------------------------------------------------
 CLUSTER_DISTANCE = 0.25
 """Average cosine distance of the cell net's features below which cells count as drawn alike: on
-synthetic sheets with unseen drawing styles 0.25 splits a sheet into ~7 groups for ~6 terrains with ~3 %
-of cells in a group of another terrain; 0.5 merges terrains (20 %)."""
+synthetic sheets with unseen drawing styles (first models) 0.25 split a sheet into ~7 groups for ~6
+terrains with ~3 % of cells in a group of another terrain; 0.5 merged terrains (20 %)."""
 
 PEER_WEIGHT = 0.5
 """Weight of a cell's look-alikes' mean log-probability against its own: at equal accuracy of the kept
-cells 0.5 kept the most cells (unseen-style phone photos: +3.6 points at 99 %); more lets a group's
-shared mistake override a cell's correct reading."""
+cells 0.5 kept the most cells (first models, unseen-style phone photos: +3.6 points of coverage at 99 %);
+more lets a group's shared mistake override a cell's correct reading."""
 
-ADAPT_TEMPERATURE = 1.7
-"""Divides the pooled log-probabilities so that they stay calibrated (fitted by NLL on sheets of the
-eval calibration seeds, never the benchmark's)."""
+ADAPT_TEMPERATURE = 1.44
+"""Divides the pooled log-probabilities so that they stay calibrated: fitted by NLL for the committed
+models on 100 training-style sheets of seeds 9,500,000.. (neither training nor benchmark seeds); pooling
+then keeps 95.9 % of phone cells at 99.8 % accuracy, against 94.2 % at 99.8 % without it."""
 
 LOG_FLOOR = 1e-4
 """Smallest probability taken into a log-sum: one confidently misread cell must not veto its group."""
