@@ -18,6 +18,7 @@ from scanner.classify import (
     classify_sheet,
     default_model_dir,
     load_models,
+    prepare,
 )
 from scanner.sample import cell_patches, coin_patches, edge_strips
 
@@ -137,3 +138,14 @@ def test_reads_a_rendered_scan(models, rendered) -> None:
     assert len(kept) >= 0.75 * len(drawable)
     assert right >= 0.97 * len(kept)
     assert (reading.coins, reading.spent) == (sample.sheet.coins, sample.sheet.spent)
+
+
+@pytest.mark.parametrize("size", [(32, 32), (16, 32)])
+def test_prepare_normalises_and_reorders_like_the_manifest_says(size: tuple[int, int]) -> None:
+    rng = np.random.default_rng(1)
+    patches = rng.integers(0, 256, (5, *size, 3), dtype=np.uint8)
+    mean, std = np.array([0.7, 0.75, 0.8], np.float32), np.array([0.15, 0.14, 0.13], np.float32)
+    x = prepare(patches, size, mean, std)
+    expected = ((patches / 255.0 - mean) / std).transpose(0, 3, 1, 2)
+    assert x.shape == (5, 3, *size) and x.dtype == np.float32 and x.flags.c_contiguous
+    assert np.allclose(x, expected, atol=1e-5)
