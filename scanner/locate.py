@@ -909,18 +909,15 @@ def _finish(
     sources: Sources = [small if small is not None else downscale(image), (image, 1.0)]
     if refine:
         h, crossings, last = refine_grid(sources, h, debug=debug)
-        canon = warp_from(sources, h, ORIENT_PPC, CANON_MARGIN)
-        marks = landmark_scores(canon)
+        canon, marks = _landmarks(sources, h)
         settled = _settle_shift(sources, h, marks)
         if settled is not h:
             h, crossings, last = refine_grid(sources, settled, debug=debug)
-            canon = warp_from(sources, h, ORIENT_PPC, CANON_MARGIN)
-            marks = landmark_scores(canon)
+            canon, marks = _landmarks(sources, h)
     else:
         crossings = apply_h(h, _NODES)
         last = warp_from(sources, h, float(np.clip(pitch, 16, 48)), REFINE_MARGIN)
-        canon = warp_from(sources, h, ORIENT_PPC, CANON_MARGIN)
-        marks = landmark_scores(canon)
+        canon, marks = _landmarks(sources, h)
     pitch = _pitch(h)
     hgt, wid = image.shape[:2]
     m = BORDER_MARGIN
@@ -952,6 +949,12 @@ def _finish(
         pitch=pitch,
         sharpness=sharp,
     )
+
+
+def _landmarks(sources: Sources, h: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    # The canonical image the orientation is judged on, and its printed-landmark scores.
+    canon = warp_from(sources, h, ORIENT_PPC, CANON_MARGIN)
+    return canon, landmark_scores(canon)
 
 
 def _settle_shift(sources: Sources, h: np.ndarray, marks: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
