@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -374,8 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     only = [t.strip() for t in args.only.split(",") if t.strip()]
     widths = tuple(int(w) for w in args.cell_widths.split(","))
     tasks = dict(TASKS)
-    tasks["cell"] = Task("cell", lambda: CellNet(widths), CELL_INPUT, ("terrain", "star"),
-                         (TERRAIN_CLASSES, STAR_CLASSES))
+    tasks["cell"] = replace(TASKS["cell"], make=lambda: CellNet(widths))
     kept: dict[str, Any] = {}
     if set(only) != set(TASKS):
         old = json.loads((args.out / MANIFEST).read_text(encoding="utf-8"))
