@@ -50,9 +50,10 @@ class PhotoError(ValueError):
 
 
 class DoubtfulError(PhotoError):
-    """The photo was read, but some cells are ``?`` (listed in :attr:`cells`) or the locator doubts
-    its side or A1 corner (then :attr:`cells` is empty).  :attr:`spread` is what the readings of those
-    cells would score, when :func:`photo_sheet` could work it out (else None)."""
+    """The photo was read, but some cells are ``?`` (listed in :attr:`cells`), or the locator doubts
+    its side or A1 corner, or some coins are unsure (then :attr:`cells` is empty).  :attr:`spread` is
+    what the readings of those cells would score, when :func:`photo_sheet` could work it out (else
+    None)."""
 
     def __init__(self, message: str, cells: tuple[str, ...], spread: Spread | None = None) -> None:
         super().__init__(message, "doubtful")
@@ -332,7 +333,7 @@ def _reading(path: str | Path, corners: np.ndarray | None) -> Reading:
     return result
 
 
-def _refuse_locator_doubts(path: str | Path, reading: Reading) -> None:
+def _refuse_doubts(path: str | Path, reading: Reading) -> None:
     if reading.doubts:
         raise DoubtfulError(
             f"{path}: {'; '.join(reading.doubts)}; check with 'cartoscan scan {path}' "
@@ -363,13 +364,13 @@ def sheet_from_photo(
     PhotoError
         The photo is unreadable or shows no sheet (``reason`` says which).
     DoubtfulError
-        Some cells are ``?``, or the locator doubts its side or A1 corner, and ``allow_doubtful`` is
-        False; with it, the most likely reading is used.
+        Some cells are ``?``, or the reading has doubts (the locator's side or A1 corner, unsure
+        coins), and ``allow_doubtful`` is False; with it, the most likely reading is used.
     """
     reading = _reading(path, corners)
     if allow_doubtful:
         return reading.guess
-    _refuse_locator_doubts(path, reading)
+    _refuse_doubts(path, reading)
     if reading.doubtful:
         raise _doubtful_error(path, reading)
     return reading.sheet
@@ -416,7 +417,7 @@ def photo_sheet(
     PhotoError
         The photo is unreadable or shows no sheet.
     DoubtfulError
-        The locator doubts the side or A1 corner, or the ``?`` cells could change the score (its
+        The reading has doubts (side, A1 corner, coins), or the ``?`` cells could change the score (its
         :attr:`~DoubtfulError.spread` says how much) or allow too many readings to check; never with
         ``allow_doubtful``.
     rules.SheetError
@@ -425,7 +426,7 @@ def photo_sheet(
     reading = _reading(path, corners)
     if allow_doubtful:
         return PhotoSheet(reading.guess, reading)
-    _refuse_locator_doubts(path, reading)
+    _refuse_doubts(path, reading)
     if not reading.doubtful:
         return PhotoSheet(reading.sheet, reading)
     spread = score_spread(reading.guess, reading.alternatives, cards, season)
