@@ -21,6 +21,7 @@ from functools import cache
 import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
 
+from rules.shapes import HEROES
 from scanner.constants import (
     ADAPT_TEMPERATURE,
     CLUSTER_DISTANCE,
@@ -128,8 +129,6 @@ def decode_coin_track(probs: np.ndarray) -> np.ndarray:
 @cache
 def star_reach() -> frozenset[tuple[int, int]]:
     """Every offset from a hero at which any hero card, in any orientation, can mark a hit star."""
-    from rules.shapes import HEROES
-
     patterns = (pattern for hero in HEROES.values() for pattern in hero.attack_orientations)
     return frozenset(off for pattern in patterns for off in pattern)
 
