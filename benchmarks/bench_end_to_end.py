@@ -100,13 +100,13 @@ class _Run:
         guess_ok = _scores(reading.guess, cards) == truth
         t["exact_allow_doubtful"] += guess_ok
         if reading.doubtful or reading.doubts:  # '?' cells, or the locator's or coin track's doubts
-            settled = t["settled"]
             t["refused_doubtful"] += 1
             t["doubtful_cells"] += len(reading.doubtful)
-            if reading.doubtful and not reading.doubts:  # other doubts are refused whatever the cells
-                self.settle(t, reading, cards, truth, guess_ok, sample)
-                if t["settled"] > settled and not guess_ok:
-                    self.example("settled wrong", seed, tier, sample, reading.guess)
+            # other doubts are refused whatever the cells
+            settled = bool(reading.doubtful and not reading.doubts) and self.settle(
+                t, reading, cards, truth, guess_ok, sample)
+            if settled and not guess_ok:
+                self.example("settled wrong", seed, tier, sample, reading.guess)
             return
         if _scores(reading.sheet, cards) == truth:
             t["exact"] += 1
@@ -123,15 +123,15 @@ class _Run:
                                        f"{sample.sheet.coins}/{sample.sheet.spent}->{read.coins}/{read.spent}")
 
     def settle(self, t: dict[str, float], reading, cards: list, truth: tuple, guess_ok: bool,
-               sample: ds.Sample) -> None:
-        """What ``score`` does with a reading whose only doubt is '?' cells."""
+               sample: ds.Sample) -> bool:
+        """What ``score`` does with a reading whose only doubt is '?' cells; True if it is scored."""
         alternatives = reading.alternatives
         t0 = time.perf_counter()
         spread = score_spread(reading.guess, alternatives, cards)
         self.spread_times.append(time.perf_counter() - t0)
         if isinstance(spread, TooManyReadings):
             t["over_cap"] += 1
-            return
+            return False
         # Only photos under the cap: over it the '?' cells are mostly a misread sheet, never weighed.
         t["alt_cells"] += len(alternatives)
         t["alt_truth"] += sum(sample.sheet[cell] in alts for cell, alts in alternatives.items())
@@ -142,6 +142,7 @@ class _Run:
         else:
             t["ranged"] += 1
             t["in_range"] += spread.total.low <= score_cards(sample.sheet, cards).total <= spread.total.high
+        return spread.certain
 
     def report(self, tiers: list[str]) -> None:
         print(f"{'tier':8} {'photos':>6} {'located':>7} {'no sheet':>8} {'doubtful':>8} {'exact':>6} "
