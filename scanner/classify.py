@@ -8,9 +8,8 @@ The models and their manifest live in ``models/``; :func:`load_models` checks ev
 manifest (SHA-256, input shape, class order) and raises :class:`ModelError` on any mismatch.
 
 Printed mountains and wasteland come from the side, never from the net. One player draws a whole sheet
-in one style, so doubtful cells are re-scored against the sheet's own confidently read cells: a
-cells drawn alike pool their evidence, the coin track is read as a prefix and stars are kept only where
-a hero can reach (:mod:`scanner.decode`).
+in one style, so cells drawn alike pool their evidence; the coin track is read as a prefix and stars are
+kept only where a hero can reach (:mod:`scanner.decode`).
 """
 
 from __future__ import annotations
