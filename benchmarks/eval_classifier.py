@@ -79,8 +79,7 @@ def _measure(
 ) -> list[tuple[dict[str, dict[str, float]], np.ndarray]]:
     """Per model directory: per-tier counts and the confusion matrix over the same ``n`` sheets."""
     all_models = [load_models(d) for d in dirs]
-    kw: dict = {"threshold": threshold} if threshold is not None else {}
-    kw["decode"] = decode
+    kw = _options(adapt, threshold, decode)
     k = len(TERRAIN_CLASSES)
     results: list[tuple[dict[str, dict[str, float]], np.ndarray]] = [
         (defaultdict(lambda: defaultdict(float)), np.zeros((k, k), int)) for _ in dirs]
@@ -90,16 +89,21 @@ def _measure(
         sample = ds.render(seed, split=split, tier=tier)
         canonical = ds.canonical_of(sample, np.random.default_rng([seed, 77]))
         for models, (per_tier, confusion) in zip(all_models, results, strict=True):
-            _count(sample, canonical, models, per_tier[tier], confusion, adapt, kw)
+            _count(sample, canonical, models, per_tier[tier], confusion, kw)
     return results
 
 
+def _options(adapt: bool, threshold: float | None, decode: bool = DECODE_DEFAULT) -> dict:
+    """The classify_sheet keywords the command line chose (threshold only when given)."""
+    return {"adapt": adapt, "decode": decode, **({"threshold": threshold} if threshold is not None else {})}
+
+
 def _count(sample: ds.Sample, canonical: np.ndarray, models: Models, t: dict[str, float],
-           confusion: np.ndarray, adapt: bool, kw: dict) -> None:
+           confusion: np.ndarray, kw: dict) -> None:
     reading = classify_sheet(cell_patches(canonical), sample.sheet.side,
                              coin_patches=coin_patches(canonical),
                              edge_strips=edge_strips(canonical)._asdict(), models=models,
-                             adapt=adapt, **kw)
+                             **kw)
     truth = sample.sheet
     best = reading.probabilities.argmax(axis=-1)
     exact = True
@@ -183,7 +187,7 @@ def reference(*, adapt: bool, threshold: float | None, directory: Path | None = 
         print(f"\n{REFERENCE} not found: real-drawing evaluation skipped")
         return
     models = load_models(directory)
-    kw = {"threshold": threshold} if threshold is not None else {}
+    kw = _options(adapt, threshold)
     blank = _blank_canonical()
     o = round(CANON_MARGIN * CANON_PPC)
     paper_cell = blank[o + 0 * CANON_PPC : o + CANON_PPC, o : o + CANON_PPC].copy()  # A1 is empty on side A
@@ -202,7 +206,7 @@ def reference(*, adapt: bool, threshold: float | None, directory: Path | None = 
             stem = f.stem.split("_")[-1].rstrip("0123456789")
             _paste(canonical, r, c, _composite(rgba, paper_cell, scale))
             truth[(r, c)] = (DOODLE_TERRAIN[stem], f.name)
-        _report(f"doodles at {scale:.0%} of a cell", canonical, truth, models, adapt, kw)
+        _report(f"doodles at {scale:.0%} of a cell", canonical, truth, models, kw)
     for name, boxes in RULEBOOK_CELLS.items():
         img = cv2.imread(str(REFERENCE / name))
         if img is None:
@@ -212,11 +216,11 @@ def reference(*, adapt: bool, threshold: float | None, directory: Path | None = 
         for (r, c), ((x0, y0, x1, y1), sym) in zip(free, boxes, strict=False):
             _paste(canonical, r, c, img[y0:y1, x0:x1])
             truth[(r, c)] = (sym, f"{name}[{x0},{y0},{x1},{y1}]")
-        _report(name, canonical, truth, models, adapt, kw)
+        _report(name, canonical, truth, models, kw)
 
 
-def _report(title: str, canonical: np.ndarray, truth: dict, models: Models, adapt: bool, kw: dict) -> None:
-    reading = classify_sheet(cell_patches(canonical), "A", models=models, adapt=adapt, **kw)
+def _report(title: str, canonical: np.ndarray, truth: dict, models: Models, kw: dict) -> None:
+    reading = classify_sheet(cell_patches(canonical), "A", models=models, **kw)
     best = reading.probabilities.argmax(axis=-1)
     right = sum(TERRAIN_SYMBOLS[best[r, c]] == sym for (r, c), (sym, _) in truth.items())
     kept = [(r, c) for (r, c) in truth if reading.grid[r][c] != "?"]
