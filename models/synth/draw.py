@@ -7,6 +7,7 @@ Shapes are written in cell-local units (0..1 across one cell) and mapped to pixe
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 
 import cv2
@@ -441,6 +442,473 @@ def _hero_axe(rng: np.random.Generator) -> list[Path]:
         edge[:, 0] = 0.5 + side * (edge[:, 0] - 0.5)
         paths.append(np.vstack([[(0.5, 0.28)], edge, [(0.5, 0.4)]]))
     return paths
+
+
+# --- a second batch of training-only drawings, five more per terrain, each a different construction
+# (none is a conifer, hut, dot pattern, spiral, fanged face or flag: those stay held out for eval)
+
+
+def _along(base: tuple[float, float], tip: tuple[float, float], u: np.ndarray, off: np.ndarray) -> Path:
+    """Points at fraction `u` along base->tip, pushed `off` to the left of that axis."""
+    b, t = np.array(base), np.array(tip)
+    d = t - b
+    n = np.array([-d[1], d[0]]) / max(float(np.hypot(*d)), 1e-9)
+    return b + u[:, None] * d + off[:, None] * n
+
+
+def _crenels(x0: float, x1: float, top: float, teeth: int, depth: float) -> list[tuple[float, float]]:
+    """A battlement from left to right: `teeth` merlons of height `depth` above `top`."""
+    w = (x1 - x0) / (2 * teeth - 1)
+    pts: list[tuple[float, float]] = []
+    for k in range(2 * teeth - 1):
+        y = top - depth if k % 2 == 0 else top
+        pts += [(x0 + k * w, y), (x0 + (k + 1) * w, y)]
+    return pts
+
+
+@_icon("F", "palm")
+def _forest_palm(rng: np.random.Generator) -> list[Path]:
+    lean = rng.uniform(-0.07, 0.07)
+    s = np.linspace(0, 1, 9)
+    top = (0.5 + lean, rng.uniform(0.36, 0.42))
+    trunk = np.stack([0.5 + lean * s**2, 0.88 - (0.88 - top[1]) * s], 1)
+    paths = [trunk]
+    for u in (0.3, 0.55):  # bark rings across the trunk
+        x, y = 0.5 + lean * u**2, 0.88 - (0.88 - top[1]) * u
+        paths.append(_poly((x - 0.04, y), (x + 0.04, y - 0.01)))
+    for reach, lift in ((0.32, 0.08), (0.24, 0.16)):
+        for side in (-1, 1):
+            r = reach * rng.uniform(0.9, 1.05)
+            paths.append(
+                np.stack([top[0] + side * r * s, top[1] - 2 * lift * s + (2 * lift + 0.1) * s**2], 1)
+            )
+    return paths
+
+
+@_icon("F", "leaf")
+def _forest_leaf(rng: np.random.Generator) -> list[Path]:
+    base = (rng.uniform(0.3, 0.36), 0.76)
+    tip = (rng.uniform(0.7, 0.78), rng.uniform(0.16, 0.22))
+    u = np.linspace(0, 1, 14)
+    w = rng.uniform(0.15, 0.19) * np.sin(np.pi * u) * (1 - 0.3 * u)
+    paths = [_along(base, tip, u, w), _along(base, tip, u, -w)]
+    paths.append(_along(base, tip, np.array([-0.2, 0.0, 0.92]), np.zeros(3)))  # stalk and midrib
+    for uv in (0.3, 0.5, 0.7):
+        for side in (-1, 1):
+            wv = 0.12 * np.sin(np.pi * (uv + 0.12)) * (1 - 0.3 * uv)
+            paths.append(_along(base, tip, np.array([uv, uv + 0.12]), np.array([0.0, side * wv * 0.8])))
+    return paths
+
+
+@_icon("F", "clover")
+def _forest_clover(rng: np.random.Generator) -> list[Path]:
+    r = rng.uniform(0.12, 0.14)
+    paths = [
+        _circle_path(x, y, r, 14, 0.05, rng.uniform(0, 6))
+        for x, y in ((0.5 - r * 0.95, 0.44), (0.5 + r * 0.95, 0.44), (0.5, 0.44 - r * 1.5))
+    ]
+    paths.append(_poly((0.48, 0.44 + r * 0.8), (0.47, 0.86)))
+    paths.append(_poly((0.53, 0.44 + r * 0.8), (0.54, 0.86)))
+    paths.append(_poly((0.36, 0.87), (0.64, 0.86)))
+    return paths
+
+
+@_icon("F", "canopy")
+def _forest_canopy(rng: np.random.Generator) -> list[Path]:
+    """A flat-bottomed umbrella crown on a thick trunk with spreading roots."""
+    foot = rng.uniform(0.44, 0.5)
+    dome = _ellipse(0.5, foot, rng.uniform(0.3, 0.35), rng.uniform(0.2, 0.26), np.pi, 2 * np.pi, 16)
+    paths = [np.vstack([dome, dome[:1]])]
+    paths += [_poly((0.45, foot), (0.46, 0.76)), _poly((0.55, foot), (0.54, 0.76))]
+    for dx in (-0.14, 0.0, 0.14):
+        paths.append(_poly((0.5 + dx * 0.3, 0.76), (0.5 + dx, 0.86 + rng.normal(0, 0.01))))
+    return paths
+
+
+@_icon("F", "scrawl")
+def _forest_scrawl(rng: np.random.Generator) -> list[Path]:
+    """A quick trunk with the crown scribbled in back and forth, not outlined."""
+    cy, r = rng.uniform(0.36, 0.4), rng.uniform(0.22, 0.26)
+    ys = np.linspace(cy - r * 0.85, cy + r * 0.8, int(rng.integers(8, 12)))
+    half = np.sqrt(np.maximum(r**2 - (ys - cy) ** 2, 0.0)) * 1.3
+    sign = np.where(np.arange(len(ys)) % 2 == 0, -1.0, 1.0)
+    crown = np.stack([0.5 + sign * half * rng.uniform(0.85, 1.0, len(ys)), ys], 1)
+    return [crown, _poly((0.47, cy + r * 0.6), (0.46, 0.88)), _poly((0.53, cy + r * 0.6), (0.54, 0.88))]
+
+
+@_icon("V", "tent")
+def _village_tent(rng: np.random.Generator) -> list[Path]:
+    peak = (0.5 + rng.normal(0, 0.02), rng.uniform(0.2, 0.26))
+    return [
+        _poly((0.2, 0.8), peak, (0.8, 0.8), (0.2, 0.8)),
+        _poly((0.42, 0.8), (0.5, 0.52), (0.58, 0.8)),  # open flap
+        _poly(peak, (peak[0], 0.13)),
+        _poly((0.3, 0.63), (0.13, 0.8)),  # guy ropes to pegs
+        _poly((0.7, 0.63), (0.87, 0.8)),
+    ]
+
+
+@_icon("V", "wall")
+def _village_wall(rng: np.random.Generator) -> list[Path]:
+    """A wide castle wall between two taller towers, a square gate with a portcullis."""
+    wall = rng.uniform(0.44, 0.5)
+    tower = wall - rng.uniform(0.12, 0.16)
+    outline = [
+        (0.14, 0.84),
+        *_crenels(0.14, 0.32, tower, 2, 0.06),
+        (0.32, wall),
+        *_crenels(0.32, 0.68, wall, 3, 0.05),
+        (0.68, tower),
+        *_crenels(0.68, 0.86, tower, 2, 0.06),
+        (0.86, 0.84),
+        (0.14, 0.84),
+    ]
+    paths = [_poly(*outline), _poly((0.42, 0.84), (0.42, 0.64), (0.58, 0.64), (0.58, 0.84))]
+    paths += [_poly((x, 0.64), (x, 0.84)) for x in (0.47, 0.53)]
+    return paths
+
+
+@_icon("V", "block")
+def _village_block(rng: np.random.Generator) -> list[Path]:
+    """A tall town house drawn as a box with a grid of square windows."""
+    x0, x1 = 0.5 - rng.uniform(0.19, 0.23), 0.5 + rng.uniform(0.19, 0.23)
+    top = rng.uniform(0.14, 0.2)
+    paths = [_poly((x0, 0.86), (x0, top), (x1, top), (x1, 0.86), (x0, 0.86))]
+    for y in np.linspace(top + 0.07, 0.56, 3):
+        for cx in (x0 + (x1 - x0) * 0.28, x0 + (x1 - x0) * 0.72):
+            paths.append(
+                _poly(
+                    (cx - 0.05, y),
+                    (cx + 0.05, y),
+                    (cx + 0.05, y + 0.09),
+                    (cx - 0.05, y + 0.09),
+                    (cx - 0.05, y),
+                )
+            )
+    paths.append(_poly((0.45, 0.86), (0.45, 0.72), (0.55, 0.72), (0.55, 0.86)))
+    return paths
+
+
+@_icon("V", "terrace")
+def _village_terrace(rng: np.random.Generator) -> list[Path]:
+    """A row of three joined houses: one sawtooth roofline over a shared base."""
+    eave = rng.uniform(0.46, 0.52)
+    xs = np.linspace(0.14, 0.86, 4)
+    roof = [(0.14, 0.82), (0.14, eave)]
+    for a, b in itertools.pairwise(xs):
+        roof += [((a + b) / 2, eave - rng.uniform(0.16, 0.22)), (b, eave)]
+    paths = [_poly(*roof, (0.86, 0.82), (0.14, 0.82))]
+    paths += [_poly((x, eave), (x, 0.82)) for x in xs[1:-1]]
+    for a, b in itertools.pairwise(xs):
+        m = (a + b) / 2
+        paths.append(_poly((m - 0.03, 0.82), (m - 0.03, 0.7), (m + 0.03, 0.7), (m + 0.03, 0.82)))
+    return paths
+
+
+@_icon("V", "smoke")
+def _village_smoke(rng: np.random.Generator) -> list[Path]:
+    """A flat-roofed house with a chimney and a wisp of smoke going up."""
+    roof = rng.uniform(0.44, 0.5)
+    cx = rng.uniform(0.62, 0.68)
+    y = np.linspace(roof - 0.14, 0.13, 10)
+    wisp = np.stack([cx + 0.03 * np.sin((y - y[0]) / 0.3 * 2 * np.pi) + (y[0] - y) * 0.25, y], 1)
+    return [
+        _poly((0.15, roof), (0.85, roof)),
+        _poly((0.22, roof), (0.22, 0.84), (0.78, 0.84), (0.78, roof)),
+        _poly((cx - 0.04, roof), (cx - 0.04, roof - 0.12), (cx + 0.04, roof - 0.12), (cx + 0.04, roof)),
+        wisp,
+        _poly((0.32, 0.84), (0.32, 0.64), (0.44, 0.64), (0.44, 0.84)),
+        _poly((0.54, 0.6), (0.68, 0.6), (0.68, 0.7), (0.54, 0.7), (0.54, 0.6)),
+    ]
+
+
+@_icon("P", "sprouts")
+def _farm_sprouts(rng: np.random.Generator) -> list[Path]:
+    paths = []
+    for i, y in enumerate(np.linspace(0.36, 0.8, int(rng.integers(2, 4)))):
+        paths.append(_poly((0.16, y), (0.84, y + rng.normal(0, 0.01))))
+        for x in np.linspace(0.26, 0.74, 3 + i % 2):
+            h = rng.uniform(0.1, 0.14)
+            paths.append(_poly((x - 0.05, y - h), (x, y - 0.01), (x + 0.05, y - h)))
+    return paths
+
+
+@_icon("P", "corn")
+def _farm_corn(rng: np.random.Generator) -> list[Path]:
+    """A corn cob: a long oval with a kernel lattice and two husk leaves at its foot."""
+    base, tip = (0.5, 0.86), (0.5 + rng.normal(0, 0.04), 0.14)
+    u = np.linspace(0.08, 1.0, 14)
+    w = 0.13 * np.sin(np.pi * (0.1 + 0.85 * u)) ** 0.5
+    paths = [np.vstack([_along(base, tip, u, w), _along(base, tip, u[::-1], -w[::-1])])]
+    paths.append(_along(base, tip, np.array([0.15, 0.95]), np.zeros(2)))
+    for uv in (0.35, 0.5, 0.65, 0.8):
+        paths.append(_along(base, tip, np.array([uv, uv, uv]), np.array([0.1, 0.0, -0.1])))
+    for side in (-1, 1):  # husks
+        paths.append(_along(base, tip, np.array([0.0, 0.2, 0.45]), side * np.array([0.0, 0.16, 0.17])))
+    return paths
+
+
+@_icon("P", "haystack")
+def _farm_haystack(rng: np.random.Generator) -> list[Path]:
+    """A beehive-shaped stack with straw bands and a few loose straws on top."""
+    top = rng.uniform(0.18, 0.24)
+    y = np.linspace(top, 0.82, 12)
+    half = rng.uniform(0.28, 0.33) * np.sqrt((y - top + 0.02) / (0.84 - top))
+    paths = [np.vstack([np.stack([0.5 - half, y], 1)[::-1], np.stack([0.5 + half, y], 1)])]
+    paths.append(_poly((0.12, 0.84), (0.88, 0.83)))
+    for yb in np.linspace(top + 0.16, 0.72, 3):
+        hb = np.interp(yb, y, half) * 0.92
+        paths.append(_ellipse(0.5, yb - 0.03, hb, 0.04, 0.2, np.pi - 0.2, 8))
+    for dx in (-0.05, 0.04):
+        paths.append(_poly((0.5 + dx, top + 0.03), (0.5 + 2.5 * dx, top - 0.06)))
+    return paths
+
+
+@_icon("P", "fence")
+def _farm_fence(rng: np.random.Generator) -> list[Path]:
+    """Pointed fence posts with two rails, a crop row behind."""
+    paths = [_wave(0.14, 0.86, rng.uniform(0.2, 0.26), 0.02, 3.0, 16)]
+    for x in np.linspace(0.2, 0.8, int(rng.integers(3, 5))):
+        paths.append(_poly((x - 0.04, 0.84), (x - 0.04, 0.42), (x, 0.35), (x + 0.04, 0.42), (x + 0.04, 0.84)))
+    for y in (0.52, 0.72):
+        paths.append(_poly((0.13, y), (0.87, y + rng.normal(0, 0.01))))
+    return paths
+
+
+@_icon("P", "fields")
+def _farm_fields(rng: np.random.Generator) -> list[Path]:
+    """A patchwork of four plots, each ploughed in its own direction (lines never cross)."""
+    x0, x1, y0, y1 = 0.16, 0.84, 0.16, 0.84
+    xm = rng.uniform(0.42, 0.58)
+    yl, yr = rng.uniform(0.4, 0.6, 2)
+    paths = [
+        _poly((x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)),
+        _poly((xm, y0), (xm, y1)),
+        _poly((x0, yl), (xm, yl)),
+        _poly((xm, yr), (x1, yr)),
+    ]
+    plots = [(x0, y0, xm, yl), (x0, yl, xm, y1), (xm, y0, x1, yr), (xm, yr, x1, y1)]
+    for box, ang in zip(plots, rng.permutation([0.0, 90.0, 45.0, 135.0]), strict=True):
+        d = np.array([np.cos(np.deg2rad(ang)), np.sin(np.deg2rad(ang))])
+        nrm = np.array([-d[1], d[0]])
+        mid = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+        for k in np.arange(-0.3, 0.31, 0.1):
+            seg = clip_segment(
+                mid + nrm * k - d,
+                mid + nrm * k + d,
+                (box[0] + 0.03, box[1] + 0.03, box[2] - 0.03, box[3] - 0.03),
+            )
+            if seg is not None and np.hypot(*(seg[1] - seg[0])) > 0.04:
+                paths.append(np.array(seg))
+    return paths
+
+
+@_icon("W", "boat")
+def _water_boat(rng: np.random.Generator) -> list[Path]:
+    """A boat under a square sail filled by the wind (never a pennant: that reads as a flag)."""
+    deck = rng.uniform(0.58, 0.64)
+    foot = deck - 0.06
+    bulge = rng.uniform(0.04, 0.07) * np.sin(np.linspace(0, np.pi, 8))
+    y = np.linspace(0.2, foot, 8)
+    sail = np.vstack([np.stack([0.28 + bulge, y], 1), np.stack([0.72 + bulge, y], 1)[::-1], [(0.28, 0.2)]])
+    return [
+        _poly((0.16, deck), (0.84, deck), (0.72, deck + 0.13), (0.28, deck + 0.13), (0.16, deck)),
+        _poly((0.5, deck), (0.5, 0.13)),
+        sail,
+        _wave(0.12, 0.88, deck + 0.22, 0.025, 2.5, 20),
+    ]
+
+
+@_icon("W", "falls")
+def _water_falls(rng: np.random.Generator) -> list[Path]:
+    """A waterfall: a ledge, water pouring down in streaks, splashes at the foot."""
+    ledge = rng.uniform(0.2, 0.26)
+    paths = [_poly((0.14, ledge), (0.86, ledge + rng.normal(0, 0.01)))]
+    for x in np.linspace(0.28, 0.72, int(rng.integers(4, 6))):
+        y = np.linspace(ledge, 0.72, 8)
+        paths.append(np.stack([x + 0.015 * np.sin(y * 18 + rng.uniform(0, 6)), y], 1))
+    for cx in (0.32, 0.5, 0.68):
+        paths.append(_ellipse(cx, 0.8, 0.08, 0.05, np.pi, 2 * np.pi, 8))
+    return paths
+
+
+@_icon("W", "bubbles")
+def _water_bubbles(rng: np.random.Generator) -> list[Path]:
+    """Big round bubbles rising from the bed to a wavy surface (open rings, none smaller than a pea)."""
+    paths = [_wave(0.12, 0.88, 0.18, 0.025, 2.0, 18)]
+    for x, y, r in ((0.36, 0.7, 0.13), (0.64, 0.54, 0.1), (0.4, 0.38, 0.08), (0.66, 0.3, 0.07)):
+        paths.append(
+            _circle_path(x + rng.normal(0, 0.02), y, r * rng.uniform(0.9, 1.1), 14, 0.0, rng.uniform(0, 6))
+        )
+    return paths
+
+
+@_icon("W", "zigzag")
+def _water_zigzag(rng: np.random.Generator) -> list[Path]:
+    paths = []
+    for y in np.linspace(0.3, 0.72, int(rng.integers(2, 4))):
+        teeth = int(rng.integers(4, 7))
+        x = np.linspace(0.14, 0.86, 2 * teeth + 1)
+        amp = rng.uniform(0.04, 0.06)
+        paths.append(np.stack([x, y + np.where(np.arange(len(x)) % 2 == 0, amp, -amp)], 1))
+    return paths
+
+
+@_icon("W", "shore")
+def _water_shore(rng: np.random.Generator) -> list[Path]:
+    """A bay: the coast curving round one bottom corner, short waves out on the open water."""
+    left = rng.random() < 0.5
+    cx = 0.12 if left else 0.88
+    arc = _ellipse(cx, 0.88, rng.uniform(0.5, 0.6), rng.uniform(0.42, 0.52), np.pi, 2 * np.pi, 24)
+    coast = arc[(arc[:, 0] >= 0.12) & (arc[:, 0] <= 0.88)]
+    paths = [coast]
+    for x, y in ((0.62, 0.22), (0.72, 0.4), (0.76, 0.58)):
+        x = x if left else 1 - x
+        paths.append(_wave(x - 0.12, x + 0.12, y, 0.025, 1.0, 8))
+    return paths
+
+
+@_icon("M", "octopus")
+def _monster_octopus(rng: np.random.Generator) -> list[Path]:
+    head = _ellipse(0.5, 0.4, 0.22, 0.22, np.pi * 0.9, np.pi * 2.1, 16)
+    paths = [head, _ellipse(0.42, 0.4, 0.03, 0.05, n=8), _ellipse(0.58, 0.4, 0.03, 0.05, n=8)]
+    y = np.linspace(0.48, 0.86, 10)
+    for x in np.linspace(0.3, 0.7, int(rng.integers(4, 6))):
+        phase = rng.uniform(0, 6)
+        paths.append(np.stack([x + 0.04 * np.sin(y * 16 + phase) * (y - 0.48) / 0.38 * 2, y], 1))
+    return paths
+
+
+@_icon("M", "bat")
+def _monster_bat(rng: np.random.Generator) -> list[Path]:
+    """A bat: pointed ears, wings swept up to a tip with a scalloped trailing edge."""
+    tip = rng.uniform(0.16, 0.24)
+    paths = [_ellipse(0.5, 0.52, 0.07, 0.12, n=12)]
+    for side in (-1, 1):
+        lead = _ellipse(0.5 + side * 0.2, 0.5, 0.18, 0.5 - tip, np.pi, 2 * np.pi, 10)
+        lead = lead if side > 0 else lead[::-1]
+        lead[0] = (0.5 + side * 0.06, 0.46)
+        fingers = [lead[-1]]
+        for k in range(1, 4):
+            x = 0.88 - k * 0.09 if side > 0 else 0.12 + k * 0.09
+            fingers += [(x + side * 0.045, 0.74 - k * 0.03), (x, 0.62 - k * 0.02)]
+        fingers.append((0.5 + side * 0.06, 0.6))
+        paths.append(np.vstack([lead, np.array(fingers[1:])]))
+        paths.append(_poly((0.5 + side * 0.02, 0.42), (0.5 + side * 0.07, 0.32), (0.5 + side * 0.07, 0.44)))
+    return paths
+
+
+@_icon("M", "spider")
+def _monster_spider(rng: np.random.Generator) -> list[Path]:
+    cy = rng.uniform(0.5, 0.56)
+    paths = [_circle_path(0.5, cy, 0.14, 14, 0.0, rng.uniform(0, 6)), _circle_path(0.5, cy - 0.19, 0.06, 10)]
+    for side in (-1, 1):
+        for k, ang in enumerate((-50.0, -18.0, 14.0, 45.0)):
+            a = np.deg2rad(ang)
+            knee = (0.5 + side * (0.14 + 0.12 * np.cos(a)), cy + 0.2 * np.sin(a) - 0.1)
+            foot = (0.5 + side * (0.28 + 0.08 * np.cos(a)), cy + 0.26 * np.sin(a) + 0.1)
+            paths.append(_poly((0.5 + side * 0.1, cy + 0.04 * (k - 1.5)), knee, foot))
+    return paths
+
+
+@_icon("M", "slime")
+def _monster_slime(rng: np.random.Generator) -> list[Path]:
+    """A melting blob, wider than tall, dripping at its foot, with two eyes and a wobbly mouth."""
+    t = np.linspace(np.pi, 2 * np.pi, 16)
+    top = np.stack([0.5 + 0.32 * np.cos(t), 0.66 + 0.34 * np.sin(t) * (1 + 0.05 * np.sin(t * 6))], 1)
+    foot_x = np.linspace(0.82, 0.18, 15)
+    drip = 0.66 + 0.06 * np.maximum(np.sin((foot_x - 0.18) / 0.64 * 3 * np.pi + rng.uniform(0, 1)), 0) ** 3
+    body = np.vstack([top, np.stack([foot_x, drip + 0.1], 1), top[:1]])
+    return [
+        body,
+        _ellipse(0.4, 0.5, 0.04, 0.06, n=10),
+        _ellipse(0.6, 0.5, 0.04, 0.06, n=10),
+        _wave(0.4, 0.6, 0.64, 0.015, 1.5, 8),
+    ]
+
+
+@_icon("M", "paw")
+def _monster_paw(rng: np.random.Generator) -> list[Path]:
+    """A clawed paw print: a big pad, three toes, each with a hooked claw."""
+    paths = [_ellipse(0.5, 0.68, 0.17, 0.13, n=16)]
+    for k, x in enumerate((0.3, 0.5, 0.7)):
+        y = 0.44 if k != 1 else 0.38
+        paths.append(_ellipse(x, y, 0.06, 0.08, n=12))
+        lean = (x - 0.5) * 0.5
+        paths.append(_poly((x - 0.02, y - 0.08), (x + lean, y - 0.2), (x + lean + 0.03, y - 0.15)))
+    return paths
+
+
+@_icon("H", "torch")
+def _hero_torch(rng: np.random.Generator) -> list[Path]:
+    top = rng.uniform(0.44, 0.5)
+    return [
+        _poly((0.4, top), (0.6, top), (0.54, 0.86), (0.46, 0.86), (0.4, top)),
+        _poly((0.41, top + 0.06), (0.59, top + 0.06)),
+        _poly(
+            (0.42, top - 0.02),
+            (0.34, top - 0.16),
+            (0.44, top - 0.12),
+            (0.48, 0.14),
+            (0.54, top - 0.16),
+            (0.66, top - 0.2),
+            (0.58, top - 0.02),
+        ),
+    ]
+
+
+@_icon("H", "boot")
+def _hero_boot(rng: np.random.Generator) -> list[Path]:
+    toe = rng.uniform(0.78, 0.84)
+    return [
+        _poly(
+            (0.3, 0.18),
+            (0.3, 0.82),
+            (toe, 0.82),
+            (toe, 0.72),
+            (toe - 0.1, 0.64),
+            (0.56, 0.6),
+            (0.56, 0.18),
+            (0.3, 0.18),
+        ),
+        _poly((0.28, 0.28), (0.58, 0.28)),
+        _poly((0.3, 0.76), (toe, 0.76)),
+        _poly((0.3, 0.7), (0.22, 0.72), (0.18, 0.68)),  # a spur at the heel
+    ]
+
+
+@_icon("H", "cape")
+def _hero_cape(rng: np.random.Generator) -> list[Path]:
+    """A figure in a flowing cape: head, a wide triangle of cloth behind the body, legs."""
+    sway = rng.uniform(-0.06, 0.06)
+    return [
+        _circle_path(0.5, 0.2, 0.07, 12),
+        _poly((0.42, 0.32), (0.26 + sway, 0.78), (0.74 + sway, 0.78), (0.58, 0.32), (0.42, 0.32)),
+        _poly((0.5, 0.27), (0.5, 0.64)),
+        _poly((0.42, 0.86), (0.5, 0.64), (0.58, 0.86)),
+    ]
+
+
+@_icon("H", "hammer")
+def _hero_hammer(rng: np.random.Generator) -> list[Path]:
+    head = rng.uniform(0.14, 0.2)
+    return [
+        _poly((0.24, head), (0.76, head), (0.76, head + 0.18), (0.24, head + 0.18), (0.24, head)),
+        _poly((0.47, head + 0.18), (0.47, 0.86), (0.53, 0.86), (0.53, head + 0.18)),
+        _poly((0.46, 0.7), (0.54, 0.73)),
+        _poly((0.46, 0.76), (0.54, 0.79)),
+    ]
+
+
+@_icon("H", "roundshield")
+def _hero_roundshield(rng: np.random.Generator) -> list[Path]:
+    """A round shield with a rim and a chevron across its face."""
+    r = rng.uniform(0.31, 0.35)
+    return [
+        _circle_path(0.5, 0.5, r, 20, 0.0, rng.uniform(0, 6)),
+        _circle_path(0.5, 0.5, r - 0.06, 18, 0.0, rng.uniform(0, 6)),
+        _poly((0.5 - r + 0.1, 0.38), (0.5, 0.6), (0.5 + r - 0.1, 0.38)),
+    ]
 
 
 def icon_paths(terrain: str, variant: str, rng: np.random.Generator) -> list[Path]:
@@ -1092,6 +1560,25 @@ def coin_marks(
             half = _ellipse(cx, cy, rad * 0.9, rad * 0.9, start, start + np.pi, 12)
             polys.append(half)
             paths.append(np.vstack([half, half[:1]]))
+        elif mark == "disc":
+            # a filled disc well inside the printed ring, its edge gone round once (no outer ring)
+            inner = rad * rng.uniform(0.6, 0.72)
+            polys.append(_circle_path(cx, cy, inner, 16, 0.06, rng.uniform(0, 6)))
+            paths.append(_circle_path(cx, cy, inner, 16, 0.0, rng.uniform(0, 6)))
+        elif mark == "backhatch":
+            # dense parallel strokes against the hand's usual slant, each ending on the coin's edge
+            ang = np.deg2rad(hand.slant + 90 + rng.normal(0, 8))
+            d, nrm = np.array([np.cos(ang), np.sin(ang)]), np.array([-np.sin(ang), np.cos(ang)])
+            reach = rad * 0.85
+            for k in np.arange(-reach * 0.9, reach * 0.91, rad * 0.2):
+                half_len = np.sqrt(reach**2 - k**2)
+                paths.append(np.array([c0 + nrm * k - d * half_len, c0 + nrm * k + d * half_len]))
+        elif mark == "zigzag":
+            # one stroke sweeping left-right down the coin (the scribble mark sweeps up-down)
+            ys = np.linspace(cy - rad * 0.75, cy + rad * 0.75, int(rng.integers(6, 10)))
+            half_w = np.sqrt(np.maximum((rad * 0.85) ** 2 - (ys - cy) ** 2, 0.0))
+            xs = cx + np.where(np.arange(len(ys)) % 2 == 0, -1, 1) * half_w
+            paths.append(np.stack([xs, ys], 1))
         else:  # ring_dot
             paths.append(_circle_path(cx, cy, rad * 1.15, 16, 0.0, rng.uniform(0, 6)))
             polys.append(_circle_path(cx, cy, rad * 0.3, 8))
