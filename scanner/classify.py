@@ -9,7 +9,8 @@ manifest (SHA-256, input shape, class order) and raises :class:`ModelError` on a
 
 Printed mountains and wasteland come from the side, never from the net. One player draws a whole sheet
 in one style, so cells drawn alike pool their evidence; the coin track is read as a prefix and stars are
-kept only where a hero can reach (:mod:`scanner.decode`).
+kept only where a hero can reach (:mod:`scanner.decode`); a cell that disagrees with its outlined piece
+or with the cards of that piece's shape is corrected (:mod:`scanner.pieces`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import onnxruntime as ort
 
 from rules.sides import printed_side
 from scanner.decode import adapt_to_sheet, decode_coin_track, stars_near_heroes
+from scanner.pieces import find_pieces, piece_evidence
 
 __all__ = [
     "ADAPT_DEFAULT",
@@ -53,7 +55,8 @@ COIN_THRESHOLD = 0.80
 STAR_THRESHOLD = 0.9
 #: Pool each cell's evidence with its look-alikes on the sheet (:func:`scanner.decode.adapt_to_sheet`).
 ADAPT_DEFAULT = True
-#: Apply the structural priors of the coin track and the heroes' reach (:mod:`scanner.decode`).
+#: Apply the structural priors of the coin track, the heroes' reach (:mod:`scanner.decode`) and the
+#: outlined pieces (:mod:`scanner.pieces`).
 DECODE_DEFAULT = True
 #: Paper is the brightest common thing in a cell: this percentile of a sheet's cell pixels per channel
 #: is mapped to :data:`PAPER_LEVEL`, which cancels the light's tint and the exposure.
@@ -171,6 +174,8 @@ def _expected_classes(name: str) -> tuple[str, ...]:
 # Class orders the scanner relies on (the same tuples as models/net.py, which needs torch to import).
 TERRAIN_CLASSES = ("empty", "forest", "village", "farm", "water", "monster", "hero", "destroyed")
 TERRAIN_SYMBOLS = (".", "F", "V", "P", "W", "M", "H", "X")
+#: Classes drawn as part of a shape (not empty, not a destroyed X).
+_PIECE_CLASSES = np.arange(1, 7)
 COIN_CLASSES = ("empty", "filled", "crossed")
 EDGE_CLASSES = ("none", "outline")
 
@@ -306,7 +311,8 @@ def classify_sheet(
         of strips already turned to lie horizontally, optional.
     threshold : cells below it become ``?``.
     adapt : pool each cell's evidence with the cells drawn like it (see ``ADAPT_DEFAULT``).
-    decode : read the coin track as a prefix and keep only stars a hero can reach (``DECODE_DEFAULT``).
+    decode : read the coin track as a prefix, keep only stars a hero can reach and correct cells by their
+        outlined pieces (``DECODE_DEFAULT``).
     """
     m = models if models is not None else default_models()
     printed = printed_side(side)
@@ -317,6 +323,16 @@ def classify_sheet(
         drawable[r * 11 + c] = False
     if adapt:
         probs = adapt_to_sheet(probs, features, drawable)
+    outlines = {}
+    if edge_strips is not None:
+        for key, strips in edge_strips.items():
+            flat = strips.reshape(-1, *strips.shape[-3:])
+            outlines[key] = read_edges(m, white_balance(flat, patches)).reshape(strips.shape[:-3])
+    if decode and {"horizontal", "vertical"} <= outlines.keys():
+        drawn = probs.argmax(axis=1)
+        filled = drawable & np.isin(drawn, _PIECE_CLASSES)
+        found = find_pieces(filled.reshape(11, 11), outlines["horizontal"], outlines["vertical"])
+        probs = piece_evidence(probs, found)
     best = probs.argmax(axis=1)
     conf = probs.max(axis=1)
     rows: list[list[str]] = [[""] * 11 for _ in range(11)]
@@ -350,11 +366,6 @@ def classify_sheet(
         coins = states.count("filled")
         spent = states.count("crossed")
         doubtful_coins = tuple(int(i) for i in np.flatnonzero(coin_conf < COIN_THRESHOLD))
-    outlines = {}
-    if edge_strips is not None:
-        for key, strips in edge_strips.items():
-            flat = strips.reshape(-1, *strips.shape[-3:])
-            outlines[key] = read_edges(m, white_balance(flat, patches)).reshape(strips.shape[:-3])
     return SheetReading(
         side=side,
         grid=tuple("".join(r) for r in rows),

@@ -178,6 +178,20 @@ STAR_HERO_PROBABILITY = 0.2
 """Hero-terrain probability from which a cell counts as a possible hero when checking that a star lies
 within some hero's reach: low, since a missed hero would drop its true stars."""
 
+# --- pieces (per-sheet) -------------------------------------------------------------------------------
+OUTLINE_THRESHOLD = 0.5
+"""Outline probability from which an internal edge separates two pieces (the edge net is calibrated)."""
+
+PIECE_WEIGHT = 0.5
+"""Weight of the mean log-probability of a card-shaped piece's other cells against a cell's own, when the
+cell disagrees with its piece: 0.5 and 1.0 did equally well (committed models, 100 train-style sheets of
+the calibration seeds); the lower weight overrules a cell only when its piece is clear."""
+
+PIECE_FLOOR = 0.03
+"""Factor on a terrain that no card offers in a piece's shape (for cells read as such a terrain): not
+zero, since a misread outline can make a card's shape out of cells that are not one piece; 0.03 read
+more cells right than 0.2."""
+
 # --- doubtful cells (pipeline) -------------------------------------------------------------------------
 ALTERNATIVE_PROBABILITY = 0.02
 """Calibrated probability from which a class counts as a plausible reading of a ``?`` cell (scored when

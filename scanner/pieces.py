@@ -1,0 +1,189 @@
+"""Drawn pieces: the outlined shapes on a sheet, and what the cards allow to be drawn in each.
+
+Stage contract: the sheet's filled cells and outline probabilities in, a piece number per cell out
+(:func:`find_pieces`); then the cell probabilities in and out, corrected where they conflict with two
+facts of the game (:func:`piece_evidence`):
+
+- every explore card is drawn as one shape filled with one terrain (base rulebook: *After drawing the
+  chosen shape, a player fills the shape with the chosen terrain type.*), so the cells of one piece
+  share their terrain, and a cell read unlike the rest of its piece follows the piece;
+- a card's shape comes with its own terrains (Hamlet only village, Orchard forest or farm, an ambush
+  only monsters), so a cell of a piece drawn in a card's shape cannot hold a terrain no card of that
+  shape offers.
+
+The evidence only counts for pieces whose outline matches a card's shape, so a missed outline (two
+same-terrain pieces merged) or a ruins 1x1 changes nothing. The allowed terrains come from the card
+data in :mod:`rules.shapes`; the tuning constants live in :mod:`scanner.constants`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+import numpy as np
+
+from rules.shapes import AMBUSH, EXPLORE, Shape, normalise, orientations
+from rules.sheet import Terrain
+from scanner.constants import LOG_FLOOR, OUTLINE_THRESHOLD, PIECE_FLOOR, PIECE_WEIGHT
+
+__all__ = ["find_pieces", "piece_evidence", "shape_terrains"]
+
+#: The classifier's class order (``scanner.classify.TERRAIN_SYMBOLS``); only the terrains a card can
+#: give are constrained, empty and destroyed are left alone.
+_SYMBOLS = (".", "F", "V", "P", "W", "M", "H", "X")
+_STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+def _parts(cells: Iterable[tuple[int, int]]) -> list[frozenset[tuple[int, int]]]:
+    """Edge-connected parts of a set of cells (a gapped card shape is drawn as separate parts)."""
+    left = set(cells)
+    parts = []
+    while left:
+        stack = [left.pop()]
+        part = set(stack)
+        while stack:
+            r, c = stack.pop()
+            for dr, dc in _STEPS:
+                n = (r + dr, c + dc)
+                if n in left:
+                    left.remove(n)
+                    part.add(n)
+                    stack.append(n)
+        parts.append(frozenset(part))
+    return parts
+
+
+@cache
+def shape_terrains() -> dict[Shape, frozenset[Terrain]]:
+    """Every shape a card lets a player outline as one piece, in every orientation, and the terrains
+    some card allows in it.
+
+    Explore cards (both shapes of a card, each terrain choice) and ambush cards (monsters); the parts
+    of a gapped shape (Timber Grove's ``X_X/X_X``) count as shapes of their own. Single cells are left
+    out: Rift Lands and the ruins' fallback allow any terrain there.
+    """
+    table: dict[Shape, set[Terrain]] = {}
+
+    def add(cells: Iterable[tuple[int, int]], terrains: Iterable[Terrain]) -> None:
+        for part in _parts(cells):
+            if len(part) < 2:
+                continue
+            for o in orientations(normalise(part)):
+                table.setdefault(o, set()).update(terrains)
+
+    for card in EXPLORE.values():
+        for option in card.shapes:
+            add(option.cells, card.terrains)
+    for ambush in AMBUSH.values():
+        add(ambush.shape.cells, (Terrain.MONSTER,))
+    return {shape: frozenset(ts) for shape, ts in table.items()}
+
+
+def find_pieces(
+    filled: np.ndarray,
+    horizontal: np.ndarray,
+    vertical: np.ndarray,
+    *,
+    threshold: float = OUTLINE_THRESHOLD,
+) -> np.ndarray:
+    """Number the outlined pieces: filled cells joined across every internal edge without an outline.
+
+    Parameters
+    ----------
+    filled : (11, 11) bool
+        Cells holding a drawing (not empty, not printed).
+    horizontal : (10, 11) float
+        Outline probability of the edge between ``(r, c)`` and ``(r + 1, c)``.
+    vertical : (11, 10) float
+        Outline probability of the edge between ``(r, c)`` and ``(r, c + 1)``.
+    threshold : float
+        An edge is an outline at or above this probability.
+
+    Returns
+    -------
+    (11, 11) int
+        0 for cells not filled, else the piece number (1-based, in row-major order of first cells).
+    """
+    rows, cols = filled.shape
+    labels = np.zeros((rows, cols), int)
+    count = 0
+    for r0 in range(rows):
+        for c0 in range(cols):
+            if not filled[r0, c0] or labels[r0, c0]:
+                continue
+            count += 1
+            labels[r0, c0] = count
+            stack = [(r0, c0)]
+            while stack:
+                r, c = stack.pop()
+                for dr, dc in _STEPS:
+                    nr, nc = r + dr, c + dc
+                    if not (0 <= nr < rows and 0 <= nc < cols) or not filled[nr, nc] or labels[nr, nc]:
+                        continue
+                    edge = horizontal[min(r, nr), c] if dr else vertical[r, min(c, nc)]
+                    if edge >= threshold:
+                        continue
+                    labels[nr, nc] = count
+                    stack.append((nr, nc))
+    return labels
+
+
+def piece_evidence(
+    probs: np.ndarray,
+    pieces: np.ndarray,
+    *,
+    weight: float = PIECE_WEIGHT,
+    floor: float = PIECE_FLOOR,
+) -> np.ndarray:
+    """Correct the cells of every card-shaped piece that disagree with the piece or with the cards.
+
+    Two corrections, each only where the reading conflicts, so that agreeing cells never grow more
+    confident than the net and the look-alike pooling made them (a whole piece drawn in a style the
+    net misreads would otherwise become confidently wrong):
+
+    - a cell whose best terrain no card offers in its piece's shape has those terrains scaled by
+      ``floor``;
+    - a cell whose best terrain differs from what its piece as a whole says (its own log-probabilities
+      plus ``weight`` times the mean of the piece's other cells') takes the piece's reading.
+
+    Pieces whose shape no card offers (merged by a missed outline, ruins 1x1s) and single cells keep
+    their probabilities.
+
+    Parameters
+    ----------
+    probs : (121, C) float
+        Calibrated probabilities over the classifier's classes (:data:`_SYMBOLS` order), row-major.
+    pieces : (11, 11) int
+        Piece numbers from :func:`find_pieces`.
+
+    Returns
+    -------
+    (121, C) float
+        Probabilities, rows renormalised where changed.
+    """
+    out = probs.astype(float, copy=True)
+    table = shape_terrains()
+    flat = pieces.ravel()
+    width = pieces.shape[1]
+    for number in range(1, int(flat.max(initial=0)) + 1):
+        members = np.flatnonzero(flat == number)
+        if len(members) < 2:
+            continue
+        allowed = table.get(normalise((int(i) // width, int(i) % width) for i in members))
+        if allowed is None:
+            continue
+        forbidden = np.array([s in "FVPWMH" and Terrain(s) not in allowed for s in _SYMBOLS])
+        part = out[members]
+        vetoed = forbidden[part.argmax(axis=1)]
+        fixed = part * np.where(forbidden, floor, 1.0)
+        part[vetoed] = fixed[vetoed] / fixed[vetoed].sum(axis=1, keepdims=True)
+        logp = np.log(np.maximum(part, LOG_FLOOR))
+        # own log-probability plus the mean of the piece's other cells'
+        pooled = logp + weight * (logp.sum(axis=0) - logp) / (len(members) - 1)
+        z = np.exp(pooled - pooled.max(axis=1, keepdims=True))
+        z /= z.sum(axis=1, keepdims=True)
+        follow = z.argmax(axis=1) != part.argmax(axis=1)
+        part[follow] = z[follow]
+        out[members] = part
+    return out

@@ -1,0 +1,137 @@
+"""scanner.pieces: outlined pieces are found, and a cell that conflicts with its piece or its cards is
+corrected, while cells that agree keep the confidence they had."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rules.shapes import AMBUSH, EXPLORE, normalise, orientations
+from rules.sheet import Terrain
+from scanner.pieces import find_pieces, piece_evidence, shape_terrains
+
+SYMBOLS = ".FVPWMHX"
+
+
+def _open_edges() -> tuple[np.ndarray, np.ndarray]:
+    return np.zeros((10, 11)), np.zeros((11, 10))
+
+
+def _outline(cells: set[tuple[int, int]], h: np.ndarray, v: np.ndarray) -> None:
+    """Draw the outline of `cells` on the internal edges (as a player outlines a shape)."""
+    for r, c in cells:
+        if r + 1 < 11 and (r + 1, c) not in cells:
+            h[r, c] = 1.0
+        if r > 0 and (r - 1, c) not in cells:
+            h[r - 1, c] = 1.0
+        if c + 1 < 11 and (r, c + 1) not in cells:
+            v[r, c] = 1.0
+        if c > 0 and (r, c - 1) not in cells:
+            v[r, c - 1] = 1.0
+
+
+def _probs(reading: dict[tuple[int, int], dict[str, float]]) -> np.ndarray:
+    """(121, 8) probabilities: the given cells as given (rest spread evenly), all others empty."""
+    p = np.zeros((121, 8))
+    p[:, 0] = 1.0
+    for (r, c), dist in reading.items():
+        row = np.full(8, (1.0 - sum(dist.values())) / (8 - len(dist)))
+        for sym, q in dist.items():
+            row[SYMBOLS.index(sym)] = q
+        p[r * 11 + c] = row
+    return p
+
+
+# Hamlet's five-cell shape XXX/XX. (village only) and the S tetromino (Forgotten Forest: forest;
+# Pasture: farm; an ambush: monsters)
+HAMLET = {(2, 2), (2, 3), (2, 4), (3, 2), (3, 3)}
+S_PIECE = {(2, 5), (3, 5), (3, 6), (4, 6)}
+
+
+def test_outlines_split_touching_pieces_and_a_missing_outline_merges_them() -> None:
+    h, v = _open_edges()
+    filled = np.zeros((11, 11), bool)
+    for r, c in HAMLET | S_PIECE:
+        filled[r, c] = True
+    _outline(HAMLET, h, v)
+    _outline(S_PIECE, h, v)
+    labels = find_pieces(filled, h, v)
+    assert len({labels[rc] for rc in HAMLET}) == 1
+    assert len({labels[rc] for rc in S_PIECE}) == 1
+    assert labels[2, 2] != labels[2, 5]
+    assert labels[0, 0] == 0
+    v[2, 4] = 0.2  # the shared edge drawn too faintly to count
+    merged = find_pieces(filled, h, v)
+    assert merged[2, 2] == merged[2, 5]
+
+
+def test_every_card_shape_allows_exactly_the_terrains_of_its_cards() -> None:
+    table = shape_terrains()
+    hamlet_big = normalise(EXPLORE["Hamlet"].shapes[1].cells)
+    assert table[hamlet_big] == {Terrain.VILLAGE}
+    orchard = EXPLORE["Orchard"].shapes[0].cells
+    for o in orientations(normalise(orchard)):
+        assert {Terrain.FOREST, Terrain.FARM} <= table[o]
+    assert table[normalise(S_PIECE)] == {Terrain.FOREST, Terrain.FARM, Terrain.MONSTER}
+    for ambush in AMBUSH.values():
+        # each edge-connected part of the ambush's shape (gapped and diagonal shapes fall apart)
+        filled = np.zeros((11, 11), bool)
+        for r, c in ambush.shape.cells:
+            filled[r + 1, c + 1] = True
+        labels = find_pieces(filled, *_open_edges())
+        for n in range(1, labels.max() + 1):
+            part = list(zip(*np.nonzero(labels == n), strict=True))
+            if len(part) >= 2:
+                assert Terrain.MONSTER in table[normalise(part)], ambush.name
+    assert all(len(shape) >= 2 for shape in table)  # 1x1s are open to every terrain
+
+
+def _hamlet_and_s(reading: dict[tuple[int, int], dict[str, float]]) -> np.ndarray:
+    h, v = _open_edges()
+    _outline(HAMLET, h, v)
+    _outline(S_PIECE, h, v)
+    filled = np.zeros((11, 11), bool)
+    for r, c in HAMLET | S_PIECE:
+        filled[r, c] = True
+    return piece_evidence(_probs(reading), find_pieces(filled, h, v))
+
+
+def test_a_terrain_the_cards_never_give_that_shape_is_vetoed() -> None:
+    # every Orchard cell read as village: no card offers village in that shape, forest is next best
+    reading = {rc: {"V": 0.7, "F": 0.2, "P": 0.05} for rc in S_PIECE}
+    out = _hamlet_and_s(reading)
+    for r, c in S_PIECE:
+        assert SYMBOLS[out[r * 11 + c].argmax()] == "F"
+
+
+def test_a_cell_read_unlike_its_piece_follows_the_piece() -> None:
+    reading = {rc: {"V": 0.97} for rc in HAMLET}
+    reading[(3, 3)] = {"W": 0.5, "V": 0.4}
+    out = _hamlet_and_s(reading)
+    assert SYMBOLS[out[3 * 11 + 3].argmax()] == "V"
+
+
+def test_cells_that_agree_keep_their_confidence() -> None:
+    # a piece read consistently (rightly or wrongly) gains no confidence from its own agreement
+    reading = {rc: {"F": 0.8, "P": 0.15} for rc in S_PIECE}
+    reading.update({rc: {"V": 0.9} for rc in HAMLET})
+    p = _probs(reading)
+    out = _hamlet_and_s(reading)
+    assert np.allclose(out, p)
+
+
+@pytest.mark.parametrize("outlined", [False, True])
+def test_pieces_of_no_card_shape_are_left_alone(outlined: bool) -> None:
+    # a 2x3 block is no card's shape: whether outlined or merged, nothing is corrected
+    block = {(r, c) for r in (5, 6) for c in (1, 2, 3)}
+    reading = {rc: {"V": 0.9} for rc in block}
+    reading[(6, 3)] = {"W": 0.6, "V": 0.3}
+    h, v = _open_edges()
+    if outlined:
+        _outline(block, h, v)
+    filled = np.zeros((11, 11), bool)
+    for r, c in block:
+        filled[r, c] = True
+    p = _probs(reading)
+    assert normalise(block) not in shape_terrains()
+    assert np.allclose(piece_evidence(p, find_pieces(filled, h, v)), p)
