@@ -174,8 +174,6 @@ def _expected_classes(name: str) -> tuple[str, ...]:
 # Class orders the scanner relies on (the same tuples as models/net.py, which needs torch to import).
 TERRAIN_CLASSES = ("empty", "forest", "village", "farm", "water", "monster", "hero", "destroyed")
 TERRAIN_SYMBOLS = (".", "F", "V", "P", "W", "M", "H", "X")
-#: Classes drawn as part of a shape (not empty, not a destroyed X).
-_PIECE_CLASSES = np.arange(1, 7)
 COIN_CLASSES = ("empty", "filled", "crossed")
 EDGE_CLASSES = ("none", "outline")
 
@@ -329,9 +327,8 @@ def classify_sheet(
             flat = strips.reshape(-1, *strips.shape[-3:])
             outlines[key] = read_edges(m, white_balance(flat, patches)).reshape(strips.shape[:-3])
     if decode and {"horizontal", "vertical"} <= outlines.keys():
-        drawn = probs.argmax(axis=1)
-        filled = drawable & np.isin(drawn, _PIECE_CLASSES)
-        found = find_pieces(filled.reshape(11, 11), outlines["horizontal"], outlines["vertical"])
+        # pieces from the outlines alone, so a drawn cell the net read as empty still joins its piece
+        found = find_pieces(drawable.reshape(11, 11), outlines["horizontal"], outlines["vertical"])
         probs = piece_evidence(probs, found)
     best = probs.argmax(axis=1)
     conf = probs.max(axis=1)

@@ -1,6 +1,6 @@
 """Drawn pieces: the outlined shapes on a sheet, and what the cards allow to be drawn in each.
 
-Stage contract: the sheet's filled cells and outline probabilities in, a piece number per cell out
+Stage contract: the sheet's drawable cells and outline probabilities in, a piece number per cell out
 (:func:`find_pieces`); then the cell probabilities in and out, corrected where they conflict with two
 facts of the game (:func:`piece_evidence`):
 
@@ -81,18 +81,21 @@ def shape_terrains() -> dict[Shape, frozenset[Terrain]]:
 
 
 def find_pieces(
-    filled: np.ndarray,
+    cells: np.ndarray,
     horizontal: np.ndarray,
     vertical: np.ndarray,
     *,
     threshold: float = OUTLINE_THRESHOLD,
 ) -> np.ndarray:
-    """Number the outlined pieces: filled cells joined across every internal edge without an outline.
+    """Number the outlined pieces: cells joined across every internal edge without an outline.
+
+    Pieces come from the outlines alone, not from the cells' readings, so a drawn cell the net misread
+    as empty still lies in its piece; unoutlined empty space forms large regions of no card's shape.
 
     Parameters
     ----------
-    filled : (11, 11) bool
-        Cells holding a drawing (not empty, not printed).
+    cells : (11, 11) bool
+        Cells that may belong to a piece (the drawable ones: not printed mountains or wasteland).
     horizontal : (10, 11) float
         Outline probability of the edge between ``(r, c)`` and ``(r + 1, c)``.
     vertical : (11, 10) float
@@ -103,14 +106,14 @@ def find_pieces(
     Returns
     -------
     (11, 11) int
-        0 for cells not filled, else the piece number (1-based, in row-major order of first cells).
+        0 for cells left out, else the piece number (1-based, in row-major order of first cells).
     """
-    rows, cols = filled.shape
+    rows, cols = cells.shape
     labels = np.zeros((rows, cols), int)
     count = 0
     for r0 in range(rows):
         for c0 in range(cols):
-            if not filled[r0, c0] or labels[r0, c0]:
+            if not cells[r0, c0] or labels[r0, c0]:
                 continue
             count += 1
             labels[r0, c0] = count
@@ -119,7 +122,7 @@ def find_pieces(
                 r, c = stack.pop()
                 for dr, dc in _STEPS:
                     nr, nc = r + dr, c + dc
-                    if not (0 <= nr < rows and 0 <= nc < cols) or not filled[nr, nc] or labels[nr, nc]:
+                    if not (0 <= nr < rows and 0 <= nc < cols) or not cells[nr, nc] or labels[nr, nc]:
                         continue
                     edge = horizontal[min(r, nr), c] if dr else vertical[r, min(c, nc)]
                     if edge >= threshold:

@@ -135,3 +135,20 @@ def test_pieces_of_no_card_shape_are_left_alone(outlined: bool) -> None:
     p = _probs(reading)
     assert normalise(block) not in shape_terrains()
     assert np.allclose(piece_evidence(p, find_pieces(filled, h, v)), p)
+
+
+def test_a_drawn_cell_read_as_empty_joins_its_outlined_piece() -> None:
+    # pieces come from the outlines over every drawable cell: the faint cell is still inside the
+    # Hamlet's outline, while the unoutlined empty space around it is one big region of no card's shape
+    reading = {rc: {"V": 0.97} for rc in HAMLET}
+    reading[(2, 4)] = {".": 0.6, "V": 0.3}
+    h, v = _open_edges()
+    _outline(HAMLET, h, v)
+    labels = find_pieces(np.ones((11, 11), bool), h, v)
+    assert len({labels[rc] for rc in HAMLET}) == 1
+    assert (labels == labels[0, 0]).sum() == 121 - len(HAMLET)
+    p = _probs(reading)
+    out = piece_evidence(p, labels)
+    assert SYMBOLS[out[2 * 11 + 4].argmax()] == "V"
+    outside = [i for i in range(121) if divmod(i, 11) not in HAMLET]
+    assert np.allclose(out[outside], p[outside])
