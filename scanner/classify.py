@@ -29,7 +29,7 @@ import numpy as np
 import onnxruntime as ort
 
 from rules.sides import printed_side
-from scanner.decode import adapt_to_sheet, decode_coin_track, stars_near_heroes
+from scanner.decode import adapt_to_sheet, decode_coin_track, stars_near_heroes, unseen_marks
 from scanner.pieces import find_pieces, piece_evidence
 
 __all__ = [
@@ -356,13 +356,17 @@ def classify_sheet(
     coin_conf = np.zeros(0)
     doubtful_coins: tuple[int, ...] = ()
     if coin_patches is not None:
-        coin_p = read_coins(m, white_balance(coin_patches, patches))
+        coins_balanced = white_balance(coin_patches, patches)
+        coin_p = read_coins(m, coins_balanced)
         cls = decode_coin_track(coin_p) if decode else coin_p.argmax(axis=1)
         coin_conf = coin_p[np.arange(len(cls)), cls]
         states = tuple(COIN_CLASSES[k] for k in cls)
         coins = states.count("filled")
         spent = states.count("crossed")
-        doubtful_coins = tuple(int(i) for i in np.flatnonzero(coin_conf < COIN_THRESHOLD))
+        unsure = coin_conf < COIN_THRESHOLD
+        if decode:  # a first "empty" coin darker than the empty ones holds a mark the net missed
+            unsure |= unseen_marks(coins_balanced, cls)
+        doubtful_coins = tuple(int(i) for i in np.flatnonzero(unsure))
     return SheetReading(
         side=side,
         grid=tuple("".join(r) for r in rows),

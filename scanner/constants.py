@@ -178,6 +178,39 @@ STAR_HERO_PROBABILITY = 0.2
 """Hero-terrain probability from which a cell counts as a possible hero when checking that a star lies
 within some hero's reach: low, since a missed hero would drop its true stars."""
 
+# --- coin track (per-sheet ink check) ------------------------------------------------------------------
+COIN_DISC = 0.82
+"""Radius, as a fraction of the coin patch's half-side, of the disc holding the printed coin (0.6) and a
+player's mark on it (a ring can reach 0.7); the patch outside it is the coin band's paper."""
+
+COIN_PAPER_PERCENTILE = 75.0
+"""Percentile of a coin patch's pixels outside the disc taken as its paper level, each patch on its own,
+so that shade and glare along the track cancel (a stray pencil stroke there stays below it); 75 left 6
+of 186 unseen-style sheets with a marked coin lighter than an empty one, the median 12."""
+
+COIN_INK_BLUR = 1.0
+"""Gaussian sigma in px before coin patches are compared: pixel noise and pencil grain average out."""
+
+COIN_INK_SHIFT = 1
+"""Largest shift in px tried when comparing a coin with the empty ones: the track is rectified within
+about a pixel, and an unshifted comparison reads a misalignment as ink."""
+
+COIN_INK_WINDOW = 6
+"""Coins after the first coin read empty among which its empty look-alikes are sought: near enough that
+shade along the track changes little, and long enough to hold three empty coins behind a short miscount."""
+
+COIN_INK_REFERENCES = 3
+"""The lightest coins of that window whose median is the sheet's empty coin (marks only add ink)."""
+
+COIN_INK_FLOOR = 0.12
+"""Darkening (mean over the disc, summed over the 3 channels, as a fraction of paper) from which the
+first coin read empty counts as marked: about 5 % of correctly read tracks exceeded it, 25 of 31 tracks
+with missed marks did (committed models, 300 cached sheets); 0.10-0.18 flagged nearly the same sheets."""
+
+COIN_INK_RATIO = 3.0
+"""... and it must exceed this many times the empty coins' own darkening against each other (their
+print and noise), so that a noisy photo does not call every coin marked (2-4 differed by one sheet)."""
+
 # --- pieces (per-sheet) -------------------------------------------------------------------------------
 OUTLINE_THRESHOLD = 0.5
 """Outline probability from which an internal edge separates two pieces (the edge net is calibrated)."""

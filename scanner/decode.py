@@ -7,7 +7,9 @@ the same arrays out, corrected by three facts the net cannot see one patch at a 
   feature space) pool their evidence (:func:`adapt_to_sheet`);
 - a gained coin fills "the next coin symbol" on the track (base rulebook, "Coins": *they fill in the
   next coin symbol on their coin track*), so the marked coins are a prefix of the track
-  (:func:`decode_coin_track`);
+  (:func:`decode_coin_track`); and the player marks every gained coin while the rest stay the printed
+  coin, so the first coin read empty must look like the empty coins after it (:func:`unseen_marks`:
+  a mark the net has never seen, read confidently as empty, becomes a doubt);
 - a hit star ``*`` is marked only where a hero's attack pattern reaches (Heroes hero cards), so a star
   far from every hero is a misreading (:func:`stars_near_heroes`).
 
@@ -20,17 +22,35 @@ from functools import cache
 
 import numpy as np
 from scipy.cluster.hierarchy import fcluster, linkage
+from scipy.ndimage import gaussian_filter
 
 from rules.shapes import HEROES
 from scanner.constants import (
     ADAPT_TEMPERATURE,
     CLUSTER_DISTANCE,
+    COIN_DISC,
+    COIN_INK_BLUR,
+    COIN_INK_FLOOR,
+    COIN_INK_RATIO,
+    COIN_INK_REFERENCES,
+    COIN_INK_SHIFT,
+    COIN_INK_WINDOW,
+    COIN_PAPER_PERCENTILE,
     LOG_FLOOR,
     PEER_WEIGHT,
     STAR_HERO_PROBABILITY,
 )
 
-__all__ = ["adapt_to_sheet", "decode_coin_track", "look_alikes", "star_reach", "stars_near_heroes"]
+__all__ = [
+    "adapt_to_sheet",
+    "coin_ink",
+    "coin_paper",
+    "decode_coin_track",
+    "look_alikes",
+    "star_reach",
+    "stars_near_heroes",
+    "unseen_marks",
+]
 
 #: Coin classes as the coin net orders them (see ``scanner.classify.COIN_CLASSES``).
 EMPTY, FILLED, CROSSED = 0, 1, 2
@@ -124,6 +144,121 @@ def decode_coin_track(probs: np.ndarray) -> np.ndarray:
     states = np.full(len(probs), EMPTY, int)
     states[:n] = np.where(probs[:n, FILLED] >= probs[:n, CROSSED], FILLED, CROSSED)
     return states
+
+
+def _disc(size: int, disc: float) -> np.ndarray:
+    """(size, size) bool, True inside the centred disc of radius ``disc`` half-sides."""
+    r = np.hypot(*(np.mgrid[:size, :size] - (size - 1) / 2.0))
+    return np.asarray(r <= disc * size / 2.0)
+
+
+def coin_paper(
+    patches: np.ndarray,
+    *,
+    disc: float = COIN_DISC,
+    percentile: float = COIN_PAPER_PERCENTILE,
+    blur: float = COIN_INK_BLUR,
+) -> np.ndarray:
+    """Coin patches as fractions of their own paper, so that coins under shade or glare compare.
+
+    Parameters
+    ----------
+    patches : (N, P, P, 3) uint8
+        Coin patches (white-balanced or not: each is scaled on its own).
+    disc : radius of the coin disc in half-sides; the pixels outside it are the patch's paper.
+    percentile : of the paper pixels, per channel, taken as the paper level.
+    blur : Gaussian sigma in px applied afterwards.
+
+    Returns
+    -------
+    (N, P, P, 3) float32
+        About 1 on paper, lower where printed or drawn.
+    """
+    x = patches.astype(np.float32)
+    outside = ~_disc(x.shape[1], disc)
+    paper = np.percentile(x[:, outside], percentile, axis=1)  # (N, 3)
+    x /= np.maximum(paper, 8.0)[:, None, None, :]
+    return np.asarray(gaussian_filter(x, (0, blur, blur, 0)), np.float32) if blur > 0 else x
+
+
+def coin_ink(
+    paper: np.ndarray, reference: np.ndarray, *, shift: int = COIN_INK_SHIFT, disc: float = COIN_DISC,
+) -> np.ndarray:
+    """How much darker each coin is than a reference look, inside the coin disc.
+
+    Parameters
+    ----------
+    paper : (N, P, P, 3) float
+        Coins from :func:`coin_paper`.
+    reference : (P, P, 3) float
+        The look to compare with (e.g. the median of a sheet's empty coins).
+    shift : largest shift in px tried; the best-aligned shift counts.
+
+    Returns
+    -------
+    (N,) float
+        Mean over the disc of the darkening, summed over channels (0 when nowhere darker).
+    """
+    inside = _disc(paper.shape[1], disc)
+    best = np.full(len(paper), np.inf)
+    for dy in range(-shift, shift + 1):
+        for dx in range(-shift, shift + 1):
+            moved = np.roll(paper, (dy, dx), axis=(1, 2))
+            dark = np.clip(reference[None] - moved, 0.0, None).sum(axis=-1)
+            best = np.minimum(best, dark[:, inside].mean(axis=1))
+    return best
+
+
+def unseen_marks(
+    patches: np.ndarray,
+    states: np.ndarray,
+    *,
+    window: int = COIN_INK_WINDOW,
+    references: int = COIN_INK_REFERENCES,
+    floor: float = COIN_INK_FLOOR,
+    ratio: float = COIN_INK_RATIO,
+) -> np.ndarray:
+    """Flag the first coin read empty when it is clearly darker than the empty coins after it.
+
+    The net reads an unfamiliar mark as empty, often confidently; the sheet itself knows better: the
+    coins after the track's marked run are the printed empty coin, so a first "empty" coin that is
+    darker than those (by ``floor`` and by ``ratio`` times their own differences) holds a mark.
+    Independent of the net's weights: pixels of one sheet compared with each other.
+
+    Parameters
+    ----------
+    patches : (14, P, P, 3) uint8
+        The sheet's coin patches, track order.
+    states : (14,) int
+        The decoded track (0 empty, marked coins first), e.g. from :func:`decode_coin_track`.
+    window, references : the empty look is the median of the ``references`` lightest coins among the
+        ``window`` coins after the first empty one.
+    floor, ratio : see :data:`scanner.constants.COIN_INK_FLOOR` and ``COIN_INK_RATIO``.
+
+    Returns
+    -------
+    (14,) bool
+        True at the first coin read empty when it looks marked; all False otherwise (also when no coin,
+        or only the last one, is read empty).
+    """
+    flags = np.zeros(len(states), bool)
+    empty = np.flatnonzero(np.asarray(states) == EMPTY)
+    if empty.size == 0 or empty[0] >= len(states) - 1:
+        return flags
+    first = int(empty[0])
+    paper = coin_paper(patches)
+    after = np.arange(first + 1, min(len(states), first + 1 + window))
+    inside = _disc(paper.shape[1], COIN_DISC)
+    lightness = paper[after][:, inside].mean(axis=(1, 2))
+    light = after[np.argsort(-lightness, kind="stable")[:references]]
+    ink = coin_ink(paper[first : first + 1], np.median(paper[light], axis=0))[0]
+    noise = 0.0
+    if light.size > 1:
+        noise = float(np.median([
+            coin_ink(paper[j : j + 1], np.median(paper[light[light != j]], axis=0))[0] for j in light
+        ]))
+    flags[first] = bool(ink > floor and ink > ratio * noise)
+    return flags
 
 
 @cache

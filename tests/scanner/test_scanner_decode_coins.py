@@ -1,0 +1,102 @@
+"""scanner.decode, coin track: a first "empty" coin darker than the sheet's empty coins is a doubt.
+
+Synthetic coin patches: a printed coin (a light disc with a darker rim) on a coloured band; a player's
+mark is a dark ring with a dot (a mark the coin net never saw in training).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import scanner.classify as classify
+from scanner.constants import PATCH
+from scanner.decode import coin_ink, coin_paper, unseen_marks
+
+BAND = np.array([120.0, 200.0, 140.0])  # BGR green band
+COIN = np.array([90.0, 230.0, 250.0])  # light yellow print
+RIM = np.array([40.0, 150.0, 200.0])
+GRAPHITE = np.array([60.0, 60.0, 60.0])
+
+
+def _coin(marked: bool, *, shade: float = 1.0, dx: int = 0, noise: float = 0.0,
+          rng: np.random.Generator | None = None) -> np.ndarray:
+    yy, xx = np.mgrid[:PATCH, :PATCH] - (PATCH - 1) / 2.0
+    r = np.hypot(yy, xx - dx)
+    img = np.where((r <= 8.5)[..., None], COIN, BAND)
+    img = np.where(((r > 8.5) & (r <= 9.6))[..., None], RIM, img)
+    if marked:
+        img = np.where(((r > 9.0) & (r <= 11.5))[..., None], GRAPHITE, img)
+        img = np.where((r <= 3.0)[..., None], GRAPHITE, img)
+    img = img * shade
+    if noise and rng is not None:
+        img = img + rng.normal(0.0, noise, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _track(marked: int, *, shades: np.ndarray | None = None, noise: float = 0.0, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    shades = np.ones(14) if shades is None else shades
+    return np.stack([_coin(i < marked, shade=float(shades[i]), noise=noise, rng=rng) for i in range(14)])
+
+
+def _states(n: int) -> np.ndarray:
+    return np.array([1] * n + [0] * (14 - n))
+
+
+@pytest.mark.parametrize(("marked", "read"), [(1, 0), (3, 2), (5, 3), (12, 11)])
+def test_a_mark_read_as_empty_is_flagged_at_the_first_empty_coin(marked: int, read: int) -> None:
+    flags = unseen_marks(_track(marked), _states(read))
+    assert flags.tolist() == [i == read for i in range(14)]
+
+
+@pytest.mark.parametrize("marked", [0, 1, 4, 9, 12])
+def test_a_right_reading_is_not_flagged(marked: int) -> None:
+    assert not unseen_marks(_track(marked), _states(marked)).any()
+
+
+def test_shade_along_the_track_is_not_taken_for_ink() -> None:
+    # a shadow darkens the left of the track to 55 % of the right; each coin is scaled by its own paper
+    shades = np.linspace(0.55, 1.0, 14)
+    assert not unseen_marks(_track(2, shades=shades), _states(2)).any()
+    assert unseen_marks(_track(3, shades=shades), _states(2))[2]
+
+
+def test_noise_alone_does_not_make_a_mark() -> None:
+    assert not unseen_marks(_track(3, noise=80.0), _states(3)).any()
+    assert unseen_marks(_track(4, noise=80.0), _states(3))[3]
+
+
+@pytest.mark.parametrize("read", [13, 14])
+def test_nothing_is_flagged_without_empty_coins_after_the_first_empty_one(read: int) -> None:
+    # the last coin has no empty coins after it to compare with
+    assert not unseen_marks(_track(14), _states(read)).any()
+
+
+def test_coin_paper_cancels_shade() -> None:
+    bright, dark = coin_paper(np.stack([_coin(False), _coin(False, shade=0.5)]))
+    assert np.abs(bright - dark).max() < 0.03
+    assert bright[0, 0].mean() == pytest.approx(1.0, abs=0.05)  # the band's paper maps to about 1
+
+
+def test_coin_ink_is_zero_for_the_reference_look_even_a_pixel_off() -> None:
+    empty, shifted, marked = coin_paper(np.stack([_coin(False), _coin(False, dx=1), _coin(True)]))
+    ink = coin_ink(np.stack([empty, shifted, marked]), empty)
+    assert ink[0] == 0.0
+    assert ink[1] < 0.02
+    assert ink[2] > 0.3
+    assert coin_ink(shifted[None], empty, shift=0)[0] > ink[1]  # without the shift tolerance it is ink
+
+
+def test_classify_sheet_reports_an_unseen_mark_as_a_doubtful_coin(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the net reads every coin as a confident empty, but the first two coins carry a mark
+    def confident_empty(models: object, patches: np.ndarray) -> np.ndarray:
+        return np.tile([0.98, 0.01, 0.01], (len(patches), 1))
+
+    monkeypatch.setattr(classify, "read_coins", confident_empty)
+    cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
+    reading = classify.classify_sheet(cells, "A", coin_patches=_track(2))
+    assert reading.coins == 0
+    assert reading.doubtful_coins == (0,)
+    sure = classify.classify_sheet(cells, "A", coin_patches=_track(0))
+    assert sure.doubtful_coins == ()
