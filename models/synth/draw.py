@@ -1570,9 +1570,9 @@ def coin_marks(
             ang = np.deg2rad(hand.slant + 90 + rng.normal(0, 8))
             d, nrm = np.array([np.cos(ang), np.sin(ang)]), np.array([-np.sin(ang), np.cos(ang)])
             reach = rad * 0.85
-            for off in np.arange(-reach * 0.9, reach * 0.91, rad * 0.2):
-                half_len = np.sqrt(reach**2 - off**2)
-                paths.append(np.array([c0 + nrm * off - d * half_len, c0 + nrm * off + d * half_len]))
+            for k in np.arange(-reach * 0.9, reach * 0.91, rad * 0.2):
+                half_len = np.sqrt(reach**2 - k**2)
+                paths.append(np.array([c0 + nrm * k - d * half_len, c0 + nrm * k + d * half_len]))
         elif mark == "zigzag":
             # one stroke sweeping left-right down the coin (the scribble mark sweeps up-down)
             ys = np.linspace(cy - rad * 0.75, cy + rad * 0.75, int(rng.integers(6, 10)))
