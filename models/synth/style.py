@@ -5,7 +5,7 @@ stroke widths and pressures in held-out bins; the crosshatch and loop fills; the
 dotted-farm, spiral-water, fanged-monster and banner-hero icons; the ring-with-dot coin mark), so
 accuracy measured on eval renders says something about hands the classifier has not learned.
 
-Training offers many drawings of each terrain (twelve icon variants each, seven fills, eight coin marks)
+Training offers many drawings of each terrain (seven icon variants each, seven fills, five coin marks)
 and every training icon is drawn with its own size, tilt, offset, sometimes twice small or gone over
 twice (``TerrainLook.varied``), so the classifier learns the terrain rather than two pictures of it.
 None of the training variants copies a held-out one. The eval tables and the order of eval random draws
