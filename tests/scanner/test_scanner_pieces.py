@@ -6,8 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import scanner.classify as classify
 from rules.shapes import AMBUSH, EXPLORE, normalise, orientations
 from rules.sheet import Terrain
+from scanner.constants import EDGE_ACROSS, EDGE_ALONG, PATCH
 from scanner.pieces import find_pieces, piece_evidence, shape_terrains
 
 SYMBOLS = ".FVPWMHX"
@@ -152,3 +154,29 @@ def test_a_drawn_cell_read_as_empty_joins_its_outlined_piece() -> None:
     assert SYMBOLS[out[2 * 11 + 4].argmax()] == "V"
     outside = [i for i in range(121) if divmod(i, 11) not in HAMLET]
     assert np.allclose(out[outside], p[outside])
+
+
+@pytest.mark.parametrize("decode", [True, False])
+def test_classify_sheet_corrects_a_cell_by_its_outlined_piece(
+    monkeypatch: pytest.MonkeyPatch, decode: bool
+) -> None:
+    reading = {rc: {"V": 0.97} for rc in HAMLET}
+    reading[(3, 3)] = {"W": 0.6, "V": 0.35}
+    h, v = _open_edges()
+    _outline(HAMLET, h, v)
+    outlines = iter([h.ravel(), v.ravel()])  # read in the order the strips are given
+
+    def fixed_cells(models: object, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return _probs(reading), np.zeros(121), np.eye(121, 8)
+
+    monkeypatch.setattr(classify, "classify_cells", fixed_cells)
+    monkeypatch.setattr(classify, "read_edges", lambda models, strips: next(outlines))
+    strips = {
+        "horizontal": np.full((10, 11, EDGE_ACROSS, EDGE_ALONG, 3), 235, np.uint8),
+        "vertical": np.full((11, 10, EDGE_ACROSS, EDGE_ALONG, 3), 235, np.uint8),
+    }
+    cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
+    sheet = classify.classify_sheet(cells, "A", edge_strips=strips, adapt=False, decode=decode)
+    best = SYMBOLS[int(sheet.probabilities[3, 3].argmax())]
+    assert best == ("V" if decode else "W")
+    assert sheet.outlines["horizontal"].shape == (10, 11)
