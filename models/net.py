@@ -17,11 +17,9 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-#: Terrain head class order; the notation symbol of each class is ``TERRAIN_SYMBOLS``.
-TERRAIN_CLASSES = ("empty", "forest", "village", "farm", "water", "monster", "hero", "destroyed")
-TERRAIN_SYMBOLS = (".", "F", "V", "P", "W", "M", "H", "X")
-COIN_CLASSES = ("empty", "filled", "crossed")
-EDGE_CLASSES = ("none", "outline")
+# the class orders the scanner checks the exported models against
+from scanner.constants import COIN_CLASSES, EDGE_CLASSES, TERRAIN_CLASSES
+
 STAR_CLASSES = ("none", "star")
 
 #: Input sizes (height, width) of the three nets, in pixels.

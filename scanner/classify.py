@@ -29,6 +29,7 @@ import numpy as np
 import onnxruntime as ort
 
 from rules.sides import printed_side
+from scanner.constants import COIN_CLASSES, EDGE_CLASSES, TERRAIN_CLASSES, TERRAIN_SYMBOLS
 from scanner.decode import adapt_to_sheet, decode_coin_track, stars_near_heroes, unseen_marks
 from scanner.pieces import find_pieces, piece_evidence
 
@@ -171,11 +172,6 @@ def _expected_classes(name: str) -> tuple[str, ...]:
     return {"cell": TERRAIN_CLASSES, "coin": COIN_CLASSES, "edge": EDGE_CLASSES}[name]
 
 
-# Class orders the scanner relies on (the same tuples as models/net.py, which needs torch to import).
-TERRAIN_CLASSES = ("empty", "forest", "village", "farm", "water", "monster", "hero", "destroyed")
-TERRAIN_SYMBOLS = (".", "F", "V", "P", "W", "M", "H", "X")
-COIN_CLASSES = ("empty", "filled", "crossed")
-EDGE_CLASSES = ("none", "outline")
 
 
 @cache

@@ -6,6 +6,16 @@ Sheet layout facts (where the frame, coin track ... sit) are not here: they live
 
 from __future__ import annotations
 
+# --- class orders of the nets (the manifest is checked against them on load) -----------------------
+TERRAIN_CLASSES = ("empty", "forest", "village", "farm", "water", "monster", "hero", "destroyed")
+"""Terrain head class order; :data:`TERRAIN_SYMBOLS` gives each class's notation symbol."""
+
+TERRAIN_SYMBOLS = (".", "F", "V", "P", "W", "M", "H", "X")
+
+COIN_CLASSES = ("empty", "filled", "crossed")
+
+EDGE_CLASSES = ("none", "outline")
+
 # --- canonical image (rectify / sample) -------------------------------------------------------------
 CANON_PPC = 48
 """Pixels per cell of the canonical image: a phone photo gives 60-150 px per cell, 48 keeps pencil

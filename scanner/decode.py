@@ -28,6 +28,7 @@ from rules.shapes import HEROES
 from scanner.constants import (
     ADAPT_TEMPERATURE,
     CLUSTER_DISTANCE,
+    COIN_CLASSES,
     COIN_DISC,
     COIN_INK_BLUR,
     COIN_INK_FLOOR,
@@ -52,8 +53,8 @@ __all__ = [
     "unseen_marks",
 ]
 
-#: Coin classes as the coin net orders them (see ``scanner.classify.COIN_CLASSES``).
-EMPTY, FILLED, CROSSED = 0, 1, 2
+#: Coin classes as the coin net orders them.
+EMPTY, FILLED, CROSSED = (COIN_CLASSES.index(name) for name in ("empty", "filled", "crossed"))
 
 
 def look_alikes(features: np.ndarray, distance: float = CLUSTER_DISTANCE) -> np.ndarray:

@@ -25,13 +25,10 @@ import numpy as np
 
 from rules.shapes import AMBUSH, EXPLORE, Shape, normalise, orientations
 from rules.sheet import Terrain
-from scanner.constants import LOG_FLOOR, OUTLINE_THRESHOLD, PIECE_FLOOR, PIECE_WEIGHT
+from scanner.constants import LOG_FLOOR, OUTLINE_THRESHOLD, PIECE_FLOOR, PIECE_WEIGHT, TERRAIN_SYMBOLS
 
 __all__ = ["find_pieces", "piece_evidence", "shape_terrains"]
 
-#: The classifier's class order (``scanner.classify.TERRAIN_SYMBOLS``); only the terrains a card can
-#: give are constrained, empty and destroyed are left alone.
-_SYMBOLS = (".", "F", "V", "P", "W", "M", "H", "X")
 _STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
 
@@ -156,7 +153,7 @@ def piece_evidence(
     Parameters
     ----------
     probs : (121, C) float
-        Calibrated probabilities over the classifier's classes (:data:`_SYMBOLS` order), row-major.
+        Calibrated probabilities over the classifier's classes (``TERRAIN_SYMBOLS`` order), row-major.
     pieces : (11, 11) int
         Piece numbers from :func:`find_pieces`.
 
@@ -176,7 +173,8 @@ def piece_evidence(
         allowed = table.get(normalise((int(i) // width, int(i) % width) for i in members))
         if allowed is None:
             continue
-        forbidden = np.array([s in "FVPWMH" and Terrain(s) not in allowed for s in _SYMBOLS])
+        # only terrains a card can give are constrained; empty and destroyed are left alone
+        forbidden = np.array([s in "FVPWMH" and Terrain(s) not in allowed for s in TERRAIN_SYMBOLS])
         part = out[members]
         vetoed = forbidden[part.argmax(axis=1)]
         fixed = part * np.where(forbidden, floor, 1.0)
