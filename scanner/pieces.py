@@ -24,31 +24,12 @@ from functools import cache
 import numpy as np
 
 from rules.shapes import AMBUSH, EXPLORE, Shape, normalise, orientations
-from rules.sheet import Terrain
+from rules.sheet import Terrain, clusters_of
 from scanner.constants import LOG_FLOOR, OUTLINE_THRESHOLD, PIECE_FLOOR, PIECE_WEIGHT, TERRAIN_SYMBOLS
 
 __all__ = ["find_pieces", "piece_evidence", "shape_terrains"]
 
 _STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
-
-
-def _parts(cells: Iterable[tuple[int, int]]) -> list[frozenset[tuple[int, int]]]:
-    """Edge-connected parts of a set of cells (a gapped card shape is drawn as separate parts)."""
-    left = set(cells)
-    parts = []
-    while left:
-        stack = [left.pop()]
-        part = set(stack)
-        while stack:
-            r, c = stack.pop()
-            for dr, dc in _STEPS:
-                n = (r + dr, c + dc)
-                if n in left:
-                    left.remove(n)
-                    part.add(n)
-                    stack.append(n)
-        parts.append(frozenset(part))
-    return parts
 
 
 @cache
@@ -63,7 +44,8 @@ def shape_terrains() -> dict[Shape, frozenset[Terrain]]:
     table: dict[Shape, set[Terrain]] = {}
 
     def add(cells: Iterable[tuple[int, int]], terrains: Iterable[Terrain]) -> None:
-        for part in _parts(cells):
+        # a gapped card shape is drawn as separate parts
+        for part in clusters_of(normalise(cells)):
             if len(part) < 2:
                 continue
             for o in orientations(normalise(part)):
