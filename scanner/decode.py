@@ -147,10 +147,14 @@ def decode_coin_track(probs: np.ndarray) -> np.ndarray:
     return states
 
 
+@cache
 def _disc(size: int, disc: float) -> np.ndarray:
-    """(size, size) bool, True inside the centred disc of radius ``disc`` half-sides."""
+    """(size, size) bool, True inside the centred disc of radius ``disc`` half-sides (read-only: one
+    array per size, shared by every call)."""
     r = np.hypot(*(np.mgrid[:size, :size] - (size - 1) / 2.0))
-    return np.asarray(r <= disc * size / 2.0)
+    mask = np.asarray(r <= disc * size / 2.0)
+    mask.flags.writeable = False
+    return mask
 
 
 def coin_paper(
@@ -247,12 +251,13 @@ def unseen_marks(
     if empty.size == 0 or empty[0] >= len(states) - 1:
         return flags
     first = int(empty[0])
-    paper = coin_paper(patches)
-    after = np.arange(first + 1, min(len(states), first + 1 + window))
+    # only the first empty coin and the window after it are compared: scale and blur just those
+    paper = coin_paper(patches[first : first + 1 + window])
+    after = np.arange(1, len(paper))
     inside = _disc(paper.shape[1], COIN_DISC)
     lightness = paper[after][:, inside].mean(axis=(1, 2))
     light = after[np.argsort(-lightness, kind="stable")[:references]]
-    ink = coin_ink(paper[first : first + 1], np.median(paper[light], axis=0))[0]
+    ink = coin_ink(paper[:1], np.median(paper[light], axis=0))[0]
     noise = 0.0
     if light.size > 1:
         noise = float(np.median([
