@@ -123,7 +123,7 @@ class Reading:
 
     @property
     def alternatives(self) -> dict[Cell, tuple[Terrain, ...]]:
-        cells = _cells_of(self.doubtful)
+        cells = self.sheet.unknown  # the '?' cells, the same as ``doubtful``
         if self.probabilities is None:  # only the guess is known
             return {cell: (self.guess[cell],) for cell in cells}
         return alternatives_of(self.probabilities, cells)
@@ -265,7 +265,7 @@ def assemble(
         "".join(TERRAIN_SYMBOLS[best[r, c]] if ch == "?" else ch for c, ch in enumerate(row))
         for r, row in enumerate(reading.grid)
     ]
-    guess = sheet.replace({(r, c): guess_rows[r][c] for r, c in _cells_of(reading.doubtful)})
+    guess = sheet.replace({(r, c): guess_rows[r][c] for r, c in sheet.unknown})
     return Reading(
         sheet=sheet,
         guess=guess,
@@ -280,10 +280,6 @@ def assemble(
         probabilities=reading.probabilities,
         doubts=doubts,
     )
-
-
-def _cells_of(labels: tuple[str, ...]) -> list[tuple[int, int]]:
-    return [(ord(s[0]) - ord("A"), int(s[1:]) - 1) for s in labels]
 
 
 def alternatives_of(
