@@ -185,12 +185,14 @@ def _composite(rgba: np.ndarray, paper: np.ndarray, scale: float) -> np.ndarray:
     return out.astype(np.uint8)
 
 
-def reference(*, adapt: bool, threshold: float | None, directory: Path | None = None) -> None:
+def reference(
+    *, adapt: bool, threshold: float | None, decode: bool = DECODE_DEFAULT, directory: Path | None = None
+) -> None:
     if not REFERENCE.is_dir():
         print(f"\n{REFERENCE} not found: real-drawing evaluation skipped")
         return
     models = load_models(directory)
-    kw = _options(adapt, threshold)
+    kw = _options(adapt, threshold, decode)
     blank = _blank_canonical()
     o = round(CANON_MARGIN * CANON_PPC)
     paper_cell = blank[o + 0 * CANON_PPC : o + CANON_PPC, o : o + CANON_PPC].copy()  # A1 is empty on side A
@@ -242,7 +244,8 @@ def main() -> None:
     ap.add_argument("--adapt", action=argparse.BooleanOptionalAction, default=ADAPT_DEFAULT,
                     help="the per-sheet vote (default: as scanner.classify)")
     ap.add_argument("--decode", action=argparse.BooleanOptionalAction, default=DECODE_DEFAULT,
-                    help="coin track as a prefix, stars only within a hero's reach (default: as classify)")
+                    help="coin track as a prefix with the ink check, stars only within a hero's reach, cells "
+                         "corrected by their outlined pieces (default: as classify)")
     ap.add_argument("--threshold", type=float, default=None)
     ap.add_argument("--split", default="eval", choices=("eval", "train"),
                     help="drawing-style bins (train: styles like training's, on unseen seeds)")
@@ -255,7 +258,7 @@ def main() -> None:
               decode=args.decode)
     if not args.no_reference:
         for d in dirs:
-            reference(adapt=args.adapt, threshold=args.threshold, directory=d)
+            reference(adapt=args.adapt, threshold=args.threshold, decode=args.decode, directory=d)
 
 
 if __name__ == "__main__":
