@@ -33,6 +33,7 @@ from models import dataset as ds
 from rules.cards import CARDS
 from rules.doubt import TooManyReadings, score_spread
 from rules.season import score_cards
+from rules.sheet import cell_label
 from scanner.classify import Models, default_models, load_models
 from scanner.failure import Failure
 from scanner.pipeline import read_photo
@@ -117,7 +118,7 @@ class _Run:
     def example(self, what: str, seed: int, tier: str, sample: ds.Sample, read: Any) -> None:
         """Remember why a scored photo's score is wrong: its misread cells and coins."""
         if len(self.wrong_examples) < 12:
-            diff = [f"{chr(65 + r)}{c + 1}:{sample.sheet.rows[r][c]}->{read.rows[r][c]}"
+            diff = [f"{cell_label((r, c))}:{sample.sheet.rows[r][c]}->{read.rows[r][c]}"
                     for r in range(11) for c in range(11) if sample.sheet.rows[r][c] != read.rows[r][c]]
             self.wrong_examples.append(f"{what}: seed {seed} ({tier}): cells {diff[:6]} coins "
                                        f"{sample.sheet.coins}/{sample.sheet.spent}->{read.coins}/{read.spent}")
