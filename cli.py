@@ -416,7 +416,8 @@ def synth(
     count: Annotated[int, typer.Option(min=1, help="How many samples.")] = 10,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the first sample; the rest follow.")] = 0,
     tier: Annotated[str, typer.Option(help="Camera: scan, phone, webcam or hard.")] = "phone",
-    split: Annotated[str, typer.Option(help="train or eval (eval: held-out drawing styles).")] = "train",
+    split: Annotated[str, typer.Option(
+        help="train, eval (held-out drawing styles) or params (held-out hand, training icons).")] = "train",
 ) -> None:
     """Write synthetic photos of random legal games with their exact truth (seed N is always the same).
 

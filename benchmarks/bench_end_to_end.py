@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from models import dataset as ds
+from models.synth.style import SPLITS
 from rules.cards import CARDS
 from rules.doubt import TooManyReadings, score_spread
 from rules.season import score_cards
@@ -50,8 +51,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--photos", type=int, default=200)
     ap.add_argument("--tiers", default=",".join(ds.TIERS_ORDER))
-    ap.add_argument("--split", default="eval", choices=("eval", "train"),
-                    help="drawing-style bins (train: styles like training's, on unseen seeds)")
+    ap.add_argument("--split", default="eval", choices=SPLITS,
+                    help="drawing styles: eval (held-out hand and pictures), params (held-out hand, "
+                         "training icons and coin marks), train (styles like training's, on unseen seeds)")
     ap.add_argument("--models", type=Path, action="append", default=None,
                     help="model directory to measure (repeatable; default: the committed models)")
     args = ap.parse_args()

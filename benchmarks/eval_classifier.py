@@ -6,13 +6,14 @@
 ``--models`` (repeatable) compares model directories on the same rendered sheets (default: the
 committed models).
 
-1. Synthetic photos from the ``bench`` seed range (never used by training) drawn with eval-split
-   drawing styles (``DrawStyle.random(rng, split="eval")``), all camera tiers, rectified with the true
-   corners jittered like the locator's error. Reports per-tier cell accuracy on drawable cells (argmax,
-   no abstention), coverage (fraction of cells not ``?``), accuracy of the non-``?`` cells, the
-   exact-sheet rate (grid, coins, spent and stars all right), the sheets whose coins or spent coins are
-   wrong with no coin doubtful ("coins silent": `score` would print them) and the per-class confusion
-   matrix.
+1. Synthetic photos from the ``bench`` seed range (never used by training) drawn with eval-split drawing
+   styles (``DrawStyle.random(rng, split="eval")``; ``--split params`` keeps the held-out hand but draws
+   the training icons and coin marks, ``--split train`` draws training styles), all camera tiers,
+   rectified with the true corners jittered like the locator's error. Reports per-tier cell accuracy on
+   drawable cells (argmax, no abstention), coverage (fraction of cells not ``?``), accuracy of the
+   non-``?`` cells, the exact-sheet rate (grid, coins, spent and stars all right), the sheets whose
+   coins or spent coins are wrong with no coin doubtful ("coins silent": `score` would print them) and
+   the per-class confusion matrix.
 2. Real drawings from /work/shared/reference/drawing (read at run time, never copied or trained on):
    the doodles composited onto the paper of a rendered blank sheet, and cells cut from the rulebook
    images by the hand-given boxes below.
@@ -29,6 +30,7 @@ import cv2
 import numpy as np
 
 from models import dataset as ds
+from models.synth.style import SPLITS
 from scanner.classify import (
     ADAPT_DEFAULT,
     DECODE_DEFAULT,
@@ -247,8 +249,9 @@ def main() -> None:
                     help="coin track as a prefix with the ink check, stars only within a hero's reach, cells "
                          "corrected by their outlined pieces (default: as classify)")
     ap.add_argument("--threshold", type=float, default=None)
-    ap.add_argument("--split", default="eval", choices=("eval", "train"),
-                    help="drawing-style bins (train: styles like training's, on unseen seeds)")
+    ap.add_argument("--split", default="eval", choices=SPLITS,
+                    help="drawing styles: eval (held-out hand and pictures), params (held-out hand, "
+                         "training icons and coin marks), train (styles like training's, on unseen seeds)")
     ap.add_argument("--no-reference", action="store_true", help="skip the real drawings")
     ap.add_argument("--models", type=Path, action="append", default=None,
                     help="model directory to evaluate (repeatable; default: the committed models)")

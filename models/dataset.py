@@ -134,11 +134,13 @@ class Sample:
 def render(seed: int, *, split: str, tier: str | None = None, blank: bool = False) -> Sample:
     """Play a random game (or take a blank side-A sheet), render it and photograph it; exact truth.
 
-    The seed fixes everything; ``split`` picks the drawing-style bins (train or eval).
+    The seed fixes everything; ``split`` picks the drawing styles (``train``, ``eval`` or ``params``,
+    see :data:`models.synth.style.HALVES`; any other split name draws training styles).
     """
     from models.synth.camera import photograph
     from models.synth.paper import render_page
     from models.synth.play import random_game
+    from models.synth.style import SPLITS
     from rules import Sheet
 
     rng = np.random.default_rng(seed)
@@ -151,7 +153,7 @@ def render(seed: int, *, split: str, tier: str | None = None, blank: bool = Fals
         sheet, pieces = game.sheet, game.pieces
     theme = "printfriendly" if rng.random() < 0.3 else "color"
     page = render_page(sheet, rng, ppc=float(rng.uniform(40, 72)), theme=theme, pieces=pieces,
-                       split="eval" if split == "eval" else "train")
+                       split=split if split in SPLITS else "train")
     photo = photograph(page, rng, tier=tier)
     nodes = np.stack(np.meshgrid(np.arange(12.0), np.arange(12.0), indexing="xy"), axis=-1)
     crossings = photo.page_to_photo(page.cells_to_page(nodes.reshape(-1, 2))).reshape(12, 12, 2)

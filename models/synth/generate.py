@@ -17,9 +17,9 @@ import numpy as np
 from models.synth.camera import TIERS, Photo, choose_size, photograph
 from models.synth.paper import Page, render_page
 from models.synth.play import Game, random_game
+from models.synth.style import SPLITS
 from rules.sheet import Sheet
 
-SPLITS = ("train", "eval")
 # Page resolution follows the photo: about one page pixel per photo pixel, within these bounds
 # (below 40 the pencil detail is lost; above 64 rendering time grows fast while the scanner works at 48).
 PPC_RANGE = (40.0, 64.0)
@@ -118,9 +118,9 @@ class Sample:
 
 
 def rng_for(seed: int, split: str) -> np.random.Generator:
-    """The generator behind sample ``seed`` of ``split`` (the two splits never share a stream)."""
+    """The generator behind sample ``seed`` of ``split`` (no two splits share a stream)."""
     if split not in SPLITS:
-        raise SynthError(f"unknown split {split!r}; choose train or eval")
+        raise SynthError(f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
     return np.random.default_rng([SPLITS.index(split), seed])
 
 
@@ -132,7 +132,8 @@ def make_sample(seed: int, *, tier: str = "phone", split: str = "train",
     ----------
     seed : any non-negative int.
     tier : ``scan``, ``phone``, ``webcam`` or ``hard``.
-    split : ``train`` or ``eval`` (eval uses held-out drawing styles and its own random stream).
+    split : ``train``, ``eval`` (held-out drawing styles) or ``params`` (held-out hand, training
+        pictures); each has its own random stream.
     size : (width, height) of the photo; default: random within the tier's range.
     """
     if tier not in TIERS:

@@ -3,7 +3,9 @@
 The eval split draws from parameter bins and whole variants that training never sees (hue offsets,
 stroke widths and pressures in held-out bins; the crosshatch and loop fills; the pine-tree, hut,
 dotted-farm, spiral-water, fanged-monster and banner-hero icons; the ring-with-dot coin mark), so
-accuracy measured on eval renders says something about hands the classifier has not learned.
+accuracy measured on eval renders says something about hands the classifier has not learned. The
+params split (:data:`HALVES`) takes the held-out hand (bins, fills, fonts) but the training pictures
+(icons, coin marks), so new hands and new pictures can be measured apart.
 
 Training offers many drawings of each terrain (seven icon variants each, seven fills, five coin marks)
 and every training icon is drawn with its own size, tilt, offset, sometimes twice small or gone over
@@ -21,7 +23,12 @@ import numpy as np
 
 Family = Literal["graphite", "color", "color_icon", "marker", "mixed"]
 FAMILIES: tuple[str, ...] = ("graphite", "color", "color_icon", "marker", "mixed")
-SPLITS = ("train", "eval")
+SPLITS = ("train", "eval", "params")
+#: Which half of the tables each split draws from: (the hand: parameter bins, fill modes and digit
+#: fonts; the pictures: icon variants and coin marks). ``params`` is a hand training never saw drawing
+#: the pictures training knows, so it measures new hands apart from new pictures.
+HALVES: dict[str, tuple[str, str]] = {"train": ("train", "train"), "eval": ("eval", "eval"),
+                                      "params": ("eval", "train")}
 
 # Fill modes and icon variants; the second tuple of each pair is held out for eval.
 FILL_MODES = {
@@ -40,10 +47,10 @@ COIN_MARKS = {"train": ("scribble", "solid", "hatch", "tick", "halfmoon"), "eval
 TERRAINS = ("F", "V", "P", "W", "M", "H")
 
 
-def _bins(rng: np.random.Generator, split: str, edges: list[float]) -> float:
+def _bins(rng: np.random.Generator, half: str, edges: list[float]) -> float:
     """Uniform draw from alternating bins of `edges`: even bins train, odd bins eval."""
     pairs = [(edges[i], edges[i + 1]) for i in range(len(edges) - 1)]
-    mine = pairs[0::2] if split == "train" else pairs[1::2]
+    mine = pairs[0::2] if half == "train" else pairs[1::2]
     widths = np.array([b - a for a, b in mine])
     k = int(rng.choice(len(mine), p=widths / widths.sum()))
     a, b = mine[k]
@@ -101,13 +108,13 @@ def _tint(bgr: tuple[int, int, int], hue_deg: float, sat: float, val: float) -> 
     return int(out[0]), int(out[1]), int(out[2])
 
 
-def _hand(rng: np.random.Generator, split: str, medium: Literal["pencil", "marker"]) -> Hand:
+def _hand(rng: np.random.Generator, half: str, medium: Literal["pencil", "marker"]) -> Hand:
     if medium == "marker":
-        width = _bins(rng, split, [0.05, 0.065, 0.075, 0.09, 0.1, 0.12])
+        width = _bins(rng, half, [0.05, 0.065, 0.075, 0.09, 0.1, 0.12])
         pressure = float(rng.uniform(0.75, 0.95))
     else:
-        width = _bins(rng, split, [0.022, 0.03, 0.035, 0.045, 0.05, 0.06])
-        pressure = _bins(rng, split, [0.35, 0.5, 0.58, 0.72, 0.8, 0.95])
+        width = _bins(rng, half, [0.022, 0.03, 0.035, 0.045, 0.05, 0.06])
+        pressure = _bins(rng, half, [0.35, 0.5, 0.58, 0.72, 0.8, 0.95])
     g = int(rng.integers(55, 110))
     graphite = (g + int(rng.integers(0, 8)), g + int(rng.integers(0, 6)), g)
     grain = 0.15 if medium == "marker" else 1.0
@@ -137,7 +144,8 @@ class DrawStyle:
         ``graphite`` (pencil icons), ``color`` (coloured-pencil fills), ``color_icon`` (fill plus icon),
         ``marker`` (felt-tip) or ``mixed`` (a different one of these per terrain).
     split : str
-        ``"train"`` or ``"eval"``: which parameter bins this style was drawn from.
+        ``"train"``, ``"eval"`` or ``"params"``: which halves of the tables this style was drawn from
+        (:data:`HALVES`).
     hand : Hand
         The player's own pencil.
     ambush_hand : Hand
@@ -180,23 +188,24 @@ class DrawStyle:
     def random(cls, rng: np.random.Generator, split: str = "train", family: str | None = None) -> DrawStyle:
         """Sample a style. `family` forces one family (else uniform over :data:`FAMILIES`)."""
         if split not in SPLITS:
-            raise ValueError(f"unknown split {split!r}: expected 'train' or 'eval'")
+            raise ValueError(f"unknown split {split!r}: expected one of {', '.join(SPLITS)}")
         fam = family or str(rng.choice(FAMILIES))
         if fam not in FAMILIES:
             raise ValueError(f"unknown style family {fam!r}: expected one of {', '.join(FAMILIES)}")
         medium: Literal["pencil", "marker"] = "marker" if fam == "marker" else "pencil"
-        hand = _hand(rng, split, medium)
+        half, pictures = HALVES[split]
+        hand = _hand(rng, half, medium)
         amb_medium: Literal["pencil", "marker"] = "marker" if rng.random() < 0.2 else "pencil"
-        ambush = _hand(rng, split, amb_medium)
-        hue = _bins(rng, split, [-20, -12, -7, -2, 2, 7, 12, 20])
-        sat = _bins(rng, split, [0.55, 0.7, 0.8, 0.95, 1.05, 1.2])
+        ambush = _hand(rng, half, amb_medium)
+        hue = _bins(rng, half, [-20, -12, -7, -2, 2, 7, 12, 20])
+        sat = _bins(rng, half, [0.55, 0.7, 0.8, 0.95, 1.05, 1.2])
         val = float(rng.uniform(0.85, 1.1))
-        modes = FILL_MODES[split]
+        modes = FILL_MODES[half]
         shared_mode = str(rng.choice(modes))
         looks: dict[str, TerrainLook] = {}
         for t in TERRAINS:
             sub = fam if fam != "mixed" else str(rng.choice(("graphite", "color", "color_icon", "marker")))
-            icons = ICONS[t][split]
+            icons = ICONS[t][pictures]
             color = _tint(BASE_COLORS[t], hue + rng.normal(0, 3), sat, val)
             mode = shared_mode if rng.random() < 0.7 else str(rng.choice(modes))
             if sub == "graphite":
@@ -221,21 +230,21 @@ class DrawStyle:
                     look = TerrainLook(
                         mode, None, color, True, float(rng.uniform(0.4, 1.0)), float(rng.uniform(0.5, 1.0))
                     )
-            looks[t] = replace(look, varied=split == "train")
+            looks[t] = replace(look, varied=pictures == "train")
         amb = str(rng.choice(("graphite", "color", "color_icon")))
-        m_color = _tint(BASE_COLORS["M"], _bins(rng, split, [-20, -12, -7, -2, 2, 7, 12, 20]), sat, val)
+        m_color = _tint(BASE_COLORS["M"], _bins(rng, half, [-20, -12, -7, -2, 2, 7, 12, 20]), sat, val)
         ambush_look = TerrainLook(
             None if amb == "graphite" else str(rng.choice(modes)),
-            None if amb == "color" else str(rng.choice(ICONS["M"][split])),
+            None if amb == "color" else str(rng.choice(ICONS["M"][pictures])),
             ambush.graphite if amb == "graphite" else m_color,
             amb != "graphite" and rng.random() < 0.5,
             float(rng.uniform(0.4, 1.0)),
             float(rng.uniform(0.4, 1.0)),
-            varied=split == "train",
+            varied=pictures == "train",
         )
         # the hero is often drawn as a mark even by players who only colour
         if looks["H"].icon is None and rng.random() < 0.6:
-            looks["H"] = replace(looks["H"], icon=str(rng.choice(ICONS["H"][split])))
+            looks["H"] = replace(looks["H"], icon=str(rng.choice(ICONS["H"][pictures])))
         import cv2
 
         fonts = [cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_PLAIN]
@@ -249,9 +258,9 @@ class DrawStyle:
             ambush_look=ambush_look,
             ambush_by_neighbour=bool(rng.random() < 0.6),
             outline_prob=1.0 if rng.random() < 0.8 else float(rng.uniform(0.8, 1.0)),
-            coin_mark=str(rng.choice(COIN_MARKS[split])),
+            coin_mark=str(rng.choice(COIN_MARKS[pictures])),
             coin_cross_fill=bool(rng.random() < 0.6),
-            digit_font=int(rng.choice(fonts if split == "train" else eval_fonts)),
+            digit_font=int(rng.choice(fonts if half == "train" else eval_fonts)),
             smudges=int(rng.integers(0, 4)),
             seasons_written=int(rng.integers(0, 5)),
         )

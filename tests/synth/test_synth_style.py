@@ -128,3 +128,24 @@ def test_eval_split_is_frozen() -> None:
         game = random_game(rng)
         render_page(game.sheet, rng, ppc=20, pieces=game.pieces, split="eval")
         assert int(rng.integers(2**62)) == next_draw, seed
+
+
+def test_params_split_is_a_held_out_hand_drawing_training_pictures() -> None:
+    rng = np.random.default_rng(9)
+    styles = [DrawStyle.random(rng, "params") for _ in range(300)]
+    looks = [lk for s in styles for lk in [*s.looks.values(), s.ambush_look] if lk is not None]
+    train_icons = {v for d in ICONS.values() for v in d["train"]}
+    assert {lk.icon for lk in looks} - {None} == train_icons
+    assert {lk.fill for lk in looks} - {None} == set(FILL_MODES["eval"])
+    assert {s.coin_mark for s in styles} == set(COIN_MARKS["train"])
+    assert all(lk.varied for lk in looks)
+    # stroke widths only from the held-out bins (the training hand's pencil never measures 0.03-0.035)
+    pencils = [s.hand.width for s in styles if s.hand.medium == "pencil"]
+    assert all(0.03 <= w <= 0.035 or 0.045 <= w <= 0.05 for w in pencils)
+    train = [DrawStyle.random(rng, "train").hand for _ in range(300)]
+    assert not any(0.03 < h.width < 0.035 for h in train if h.medium == "pencil")
+
+
+def test_unknown_split_is_refused() -> None:
+    with pytest.raises(ValueError, match="params"):
+        DrawStyle.random(np.random.default_rng(0), "bench")
