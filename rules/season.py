@@ -25,6 +25,7 @@ from rules.sheet import Cell, Sheet, cells_label
 
 __all__ = [
     "EDICT_LETTERS",
+    "MONSTER_PENALTY_SEES",
     "GameScore",
     "Season",
     "SeasonScore",
@@ -93,6 +94,11 @@ class Season(StrEnum):
     def threshold(self, game: str = "base") -> int:
         """How much time the season lasts (``game`` is ``"base"`` or ``"heroes"``)."""
         return int(self._entry["threshold"][game])
+
+
+MONSTER_PENALTY_SEES = "M."
+"""The drawn symbols :func:`monster_penalty` tells apart (as a card's ``sees``): a living monster, an
+empty space, and anything else drawn (one class: filled, no monster)."""
 
 
 def monster_penalty(sheet: Sheet) -> int:

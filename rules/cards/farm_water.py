@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.cards._grid import COLS, NEIGHBOURS, Grid, N, cell_label, cluster_label
-from rules.cards.model import Outcome, Rule, ScoreItem, count, item
+from rules.cards.model import Outcome, Rule, ScoreItem, count, item, tells_apart
 
 FARM = "P"
 WATER = "W"
@@ -18,6 +18,7 @@ def _touching(g: Grid, symbol: str, other: str) -> list[int]:
     return [i for i in range(N * N) if cells[i] == symbol and any(cells[n] == other for n in NEIGHBOURS[i])]
 
 
+@tells_apart("PW")
 def canal_lake(g: Grid) -> Outcome:
     """1 per water next to a farm + 1 per farm next to water; each space scores once."""
     water = _touching(g, WATER, FARM)
@@ -29,6 +30,7 @@ def canal_lake(g: Grid) -> Outcome:
     )
 
 
+@tells_apart("PW")
 def mages_valley(g: Grid) -> Outcome:
     """2 per water next to a mountain + 1 per farm next to a mountain."""
     water = _touching(g, WATER, MOUNTAIN)
@@ -43,6 +45,7 @@ def mages_valley(g: Grid) -> Outcome:
     )
 
 
+@tells_apart("PW")
 def golden_granary(g: Grid) -> Outcome:
     """1 per water next to a ruins space (filled or not) + 3 per farm drawn on a ruins space."""
     cells, ruins = g.cells, g.ruins
@@ -58,6 +61,7 @@ def golden_granary(g: Grid) -> Outcome:
     )
 
 
+@tells_apart("PW")
 def shoreside_expanse(g: Grid) -> Outcome:
     """3 per farm cluster touching neither water nor the edge, same for water versus farm."""
     cells = g.cells
@@ -75,6 +79,7 @@ def shoreside_expanse(g: Grid) -> Outcome:
     )
 
 
+@tells_apart("PW")
 def craylund(g: Grid) -> Outcome:
     """7 per farm cluster next to at least 3 different water spaces."""
     cells = g.cells
@@ -86,6 +91,7 @@ def craylund(g: Grid) -> Outcome:
     return Outcome(tuple(items), f"{count(len(items), 'farm cluster')} next to >=3 water spaces x 7")
 
 
+@tells_apart("PW")
 def ulems_wallow(g: Grid) -> Outcome:
     """4 per water space next to at least 2 farm spaces."""
     cells = g.cells
@@ -98,6 +104,7 @@ def ulems_wallow(g: Grid) -> Outcome:
     return Outcome(items, f"{count(len(hit), 'water space')} next to >=2 farms x 4")
 
 
+@tells_apart("PW")
 def clawsgrave_peaks(g: Grid) -> Outcome:
     """5 per mountain joined to a farm by a water cluster touching both (each mountain once)."""
     cells = g.cells
@@ -109,6 +116,7 @@ def clawsgrave_peaks(g: Grid) -> Outcome:
     return Outcome(items, f"{count(len(scored), 'mountain')} linked to a farm by water x 5")
 
 
+@tells_apart("PW")
 def jorekburg(g: Grid) -> Outcome:
     """4 per column with equally many farm and water spaces, at least one of each."""
     cells = g.cells

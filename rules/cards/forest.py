@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.cards._grid import COLS, EDGE, NEIGHBOURS, ROWS, Grid, N, cell_label, cluster_label
-from rules.cards.model import Outcome, Rule, ScoreItem, count, item
+from rules.cards.model import Outcome, Rule, ScoreItem, count, item, tells_apart
 
 FOREST = "F"
 VILLAGE = "V"
@@ -14,6 +14,7 @@ def _row(r: int) -> str:
     return f"row {chr(65 + r)}"
 
 
+@tells_apart("F")
 def sentinel_wood(g: Grid) -> Outcome:
     """1 per forest space on the map edge (a corner is one space, so it counts once)."""
     cells = [i for i in EDGE if g.cells[i] == FOREST]
@@ -21,6 +22,7 @@ def sentinel_wood(g: Grid) -> Outcome:
     return Outcome(items, f"{count(len(cells), 'forest space')} on the map edge x 1")
 
 
+@tells_apart("F")
 def greenbough(g: Grid) -> Outcome:
     """1 per row and 1 per column holding a forest space."""
     cells = g.cells
@@ -39,6 +41,7 @@ def greenbough(g: Grid) -> Outcome:
     )
 
 
+@tells_apart("F.")  # empty versus filled neighbours
 def treetower(g: Grid) -> Outcome:
     """1 per forest space whose every side is a filled space or the map edge."""
     cells, filled = g.cells, g.filled
@@ -47,6 +50,7 @@ def treetower(g: Grid) -> Outcome:
     return Outcome(items, f"{count(len(hit), 'forest space')} surrounded by filled spaces or the edge x 1")
 
 
+@tells_apart("F")  # mountains are printed
 def stoneside_forest(g: Grid) -> Outcome:
     """3 per mountain touching a forest cluster that touches another mountain (each once)."""
     cells = g.cells
@@ -59,6 +63,7 @@ def stoneside_forest(g: Grid) -> Outcome:
     return Outcome(items, f"{count(len(scored), 'mountain')} linked to another by forest x 3")
 
 
+@tells_apart("F")
 def faunlost_thicket(g: Grid) -> Outcome:
     """Choose a column: 2 per forest in its longest unbroken vertical run of forest."""
     cells = g.cells
@@ -84,6 +89,7 @@ def faunlost_thicket(g: Grid) -> Outcome:
     )
 
 
+@tells_apart("FV")  # a village beside the cluster spoils it
 def deepwood(g: Grid) -> Outcome:
     """6 per forest cluster of 5 or more spaces touching no village."""
     cells = g.cells
@@ -95,6 +101,7 @@ def deepwood(g: Grid) -> Outcome:
     return Outcome(items, f"{count(len(items), 'forest cluster')} of >=5 away from villages x 6")
 
 
+@tells_apart("F")
 def heart_of_the_forest(g: Grid) -> Outcome:
     """2 per forest space whose every side is forest or the map edge."""
     cells = g.cells
@@ -103,6 +110,7 @@ def heart_of_the_forest(g: Grid) -> Outcome:
     return Outcome(items, f"{count(len(hit), 'forest space')} surrounded by forest or the edge x 2")
 
 
+@tells_apart("F")
 def sleepy_valley(g: Grid) -> Outcome:
     """4 per row holding at least 3 forest spaces."""
     cells = g.cells

@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from rules.cards import farm_water, forest, space, village
 from rules.cards._grid import SheetLike, grid_of
-from rules.cards.model import CardScore, Category, Rule, ScoringCard
+from rules.cards.model import CardScore, Category, Rule, ScoringCard, told_apart
 from rules.errors import SheetError
 
 __all__ = ["CARDS", "UnknownCardError", "find_card", "normalize_name", "parse_card_list", "score_all"]
@@ -66,6 +66,7 @@ def _load() -> tuple[Mapping[str, ScoringCard], Mapping[str, str]]:
             expansion=entry["expansion"],
             text=entry["rule"],
             rule=_RULES[entry["id"]],
+            sees=told_apart(_RULES[entry["id"]]),  # KeyError: a rule without @tells_apart
         )
         cards[card.id] = card
         for name in (card.id, *card.names.values(), *card.aliases):

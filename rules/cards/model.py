@@ -8,9 +8,12 @@ from enum import StrEnum
 
 from rules.cards._grid import LABELS, RC, Grid, N, SheetLike, grid_of
 
-__all__ = ["CardScore", "Category", "ScoreItem", "ScoringCard"]
+__all__ = ["DRAWN", "CardScore", "Category", "ScoreItem", "ScoringCard", "tells_apart"]
 
 Cell = tuple[int, int]
+
+DRAWN = ".FVPWMHX"
+"""Every symbol a drawn (not printed) space can hold: empty, the drawable terrains, destroyed."""
 
 
 class Category(StrEnum):
@@ -110,6 +113,32 @@ def item(label: str, points: int, cells: Iterable[int]) -> ScoreItem:
 
 Rule = Callable[[Grid], Outcome]
 
+_TOLD_APART: dict[Rule, str] = {}
+
+
+def tells_apart(symbols: str) -> Callable[[Rule], Rule]:
+    """Declare the drawn symbols a rule tells apart; every other drawn symbol is one class to it.
+
+    A rule's points depend on a drawn space only through that space's class: ``@tells_apart("F.")``
+    says forest, empty, and "anything else drawn" (village = farm = water = ... here).  Printed spaces
+    (mountain, wasteland) never change, so they need no class.  :mod:`rules.doubt` scores each card on
+    these classes alone; ``tests/rules/test_rules_doubt_projection.py`` checks every declaration.
+    When unsure, declare more symbols: a finer partition is always correct, only slower.
+    """
+    if set(symbols) - set(DRAWN) or len(set(symbols)) != len(symbols):
+        raise ValueError(f"tells_apart: {symbols!r} must be distinct symbols among {DRAWN!r}")
+
+    def declare(rule: Rule) -> Rule:
+        _TOLD_APART[rule] = symbols
+        return rule
+
+    return declare
+
+
+def told_apart(rule: Rule) -> str:
+    """The symbols `rule` was declared to tell apart (:func:`tells_apart`); raises KeyError if none."""
+    return _TOLD_APART[rule]
+
 
 # eq=False: the 32 cards are singletons, compared and hashed by identity.
 @dataclass(frozen=True, slots=True, repr=False, eq=False)
@@ -134,6 +163,11 @@ class ScoringCard:
         ``"base"`` or ``"heroes"``.
     text : str
         The rule in our own words.
+    rule : callable
+        Scores a :class:`Grid`.
+    sees : str
+        The drawn symbols the rule tells apart (:func:`tells_apart`); the other drawn symbols are
+        one class to it.  The default tells every drawn symbol apart (always correct).
     """
 
     id: str
@@ -145,6 +179,7 @@ class ScoringCard:
     expansion: str
     text: str
     rule: Rule
+    sees: str = DRAWN
 
     @property
     def name(self) -> str:
@@ -166,6 +201,11 @@ class ScoringCard:
         return CardScore(
             self.id, sum(it.points for it in out.items), frozenset(cells), out.detail, out.choice, out.items
         )
+
+    def drawn_class(self, symbol: str) -> str:
+        """The class of drawn `symbol` for this card: the symbol itself if the card tells it apart,
+        else ``"*"`` (the same for every symbol it does not)."""
+        return symbol if symbol in self.sees else "*"
 
     def __repr__(self) -> str:
         return f"find_card({self.id!r})"

@@ -14,7 +14,7 @@ from rules.cards._grid import (
     cell_label,
     cluster_label,
 )
-from rules.cards.model import Outcome, Rule, ScoreItem, count, item
+from rules.cards.model import Outcome, Rule, ScoreItem, count, item, tells_apart
 
 MOUNTAIN = "^"
 
@@ -23,6 +23,7 @@ def _row(r: int) -> str:
     return f"row {chr(65 + r)}"
 
 
+@tells_apart(".")
 def borderlands(g: Grid) -> Outcome:
     """6 per completely filled row and per completely filled column."""
     items = [item(_row(r), 6, ROWS[r]) for r in range(N) if g.full_rows[r]]
@@ -33,6 +34,7 @@ def borderlands(g: Grid) -> Outcome:
     )
 
 
+@tells_apart(".")
 def lost_barony(g: Grid) -> Outcome:
     """3 per space along one side of the largest completely filled square."""
     filled = g.filled
@@ -58,6 +60,7 @@ def lost_barony(g: Grid) -> Outcome:
     )
 
 
+@tells_apart(".")
 def broken_road(g: Grid) -> Outcome:
     """3 per completely filled down-right diagonal from the left edge to the bottom edge."""
     filled = g.filled
@@ -75,6 +78,7 @@ def broken_road(g: Grid) -> Outcome:
     return Outcome(items, f"{count(len(items), 'filled diagonal')} x 3")
 
 
+@tells_apart(".")
 def cauldrons(g: Grid) -> Outcome:
     """1 per empty space whose every side is a filled space or the map edge."""
     cells, filled = g.cells, g.filled
@@ -83,6 +87,7 @@ def cauldrons(g: Grid) -> Outcome:
     return Outcome(items, f"{count(len(hit), 'enclosed empty space')} x 1")
 
 
+@tells_apart(".")  # mountains are printed
 def dwarvenholds(g: Grid) -> Outcome:
     """7 per completely filled row, and per completely filled column, holding a mountain."""
     cells = g.cells
@@ -103,12 +108,14 @@ def dwarvenholds(g: Grid) -> Outcome:
     )
 
 
+@tells_apart(".")
 def silos(g: Grid) -> Outcome:
     """10 per completely filled odd-numbered column (1, 3, ..., 11)."""
     items = tuple(item(f"column {c + 1}", 10, COLS[c]) for c in range(0, N, 2) if g.full_cols[c])
     return Outcome(items, f"{count(len(items), 'full odd-numbered column')} x 10")
 
 
+@tells_apart("FVPWMH")  # each terrain type in the row; empty and destroyed have none
 def banded_hills(g: Grid) -> Outcome:
     """4 per row holding at least 5 different terrain types."""
     cells = g.cells
@@ -120,6 +127,7 @@ def banded_hills(g: Grid) -> Outcome:
     return Outcome(tuple(items), f"{count(len(items), 'row')} with >=5 terrain types x 4")
 
 
+@tells_apart(".")
 def starlit_sigil(g: Grid) -> Outcome:
     """4 per cluster of exactly 3 empty spaces (bordered only by filled spaces or the edge)."""
     items = tuple(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.cards._grid import EMPTY, Cluster, Grid, N, cluster_label
-from rules.cards.model import Outcome, Rule, count, item
+from rules.cards.model import Outcome, Rule, count, item, tells_apart
 
 VILLAGE = "V"
 MOUNTAIN = "^"
@@ -22,12 +22,14 @@ def _largest(clusters: list[Cluster]) -> Cluster | None:
     return best
 
 
+@tells_apart("V")
 def wildholds(g: Grid) -> Outcome:
     """8 per village cluster of 6 or more spaces."""
     items = tuple(item(cluster_label(cl.cells), 8, cl.cells) for cl in g.clusters_of(VILLAGE) if cl.size >= 6)
     return Outcome(items, f"{count(len(items), 'cluster')} of >=6 villages x 8")
 
 
+@tells_apart("V")  # mountains are printed
 def great_city(g: Grid) -> Outcome:
     """1 per space of the largest village cluster that touches no mountain."""
     cells = g.cells
@@ -41,6 +43,7 @@ def great_city(g: Grid) -> Outcome:
     )
 
 
+@tells_apart("VFPWMH")  # each terrain type beside the cluster; empty and destroyed have none
 def greengold_plains(g: Grid) -> Outcome:
     """3 per village cluster bordering at least 3 different terrain types."""
     cells = g.cells
@@ -53,6 +56,7 @@ def greengold_plains(g: Grid) -> Outcome:
     return Outcome(tuple(items), f"{count(len(items), 'village cluster')} next to >=3 terrain types x 3")
 
 
+@tells_apart("V")
 def shieldgate(g: Grid) -> Outcome:
     """2 per space of the second largest village cluster (a tie for largest gives the largest size)."""
     ranked = sorted(g.clusters_of(VILLAGE), key=lambda cl: -cl.size)
@@ -85,6 +89,7 @@ def _has_square2(cl: Cluster) -> bool:
     return False
 
 
+@tells_apart("V")
 def traylo_monastery(g: Grid) -> Outcome:
     """7 per village cluster containing 4 villages in a straight line."""
     items = tuple(
@@ -95,6 +100,7 @@ def traylo_monastery(g: Grid) -> Outcome:
     return Outcome(items, f"{count(len(items), 'village cluster')} with a 1x4 line x 7")
 
 
+@tells_apart("V")
 def gnomish_colony(g: Grid) -> Outcome:
     """6 per village cluster containing a 2x2 square of villages."""
     items = tuple(
@@ -105,6 +111,7 @@ def gnomish_colony(g: Grid) -> Outcome:
     return Outcome(items, f"{count(len(items), 'village cluster')} with a 2x2 square x 6")
 
 
+@tells_apart("V.")  # empty neighbours score
 def outer_enclave(g: Grid) -> Outcome:
     """Choose a village cluster: 1 per empty space next to it (best choice; ties: reading order)."""
     cells = g.cells
@@ -124,6 +131,7 @@ def outer_enclave(g: Grid) -> Outcome:
     )
 
 
+@tells_apart("V")
 def caravansary(g: Grid) -> Outcome:
     """Choose a village cluster: 1 per row and 1 per column it occupies (best choice)."""
     best: Cluster | None = None
