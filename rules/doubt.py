@@ -5,6 +5,13 @@ combination of them gives the same card points, coins, monster penalty and total
 cannot change the score and the most likely reading can be scored outright.  Otherwise the spread says
 what is at stake ("the total would be 41 to 47").
 
+Up to :data:`MAX_READINGS` combinations are scored jointly.  Above it each card (and the monster
+penalty) is scored on its own projection: a card tells only a few drawn symbols apart
+(:attr:`rules.cards.ScoringCard.sees`; a forest card cannot tell a village from a farm), so a cell
+whose plausible terrains fall in one class of that card cannot move it, and the others need one
+reading per class.  Every card's span is then exact; the total is exact when the cards that move
+share no unsure cell, else a bound (:attr:`Spread.bounded`).
+
 >>> from rules import Sheet
 >>> from rules.cards import find_card
 >>> guess = Sheet.blank("A").replace({(0, 0): "F"})
@@ -21,8 +28,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rules.cards.model import DRAWN
 from rules.errors import SheetError
-from rules.season import Season, SeasonScore, score_cards, score_season
+from rules.season import MONSTER_PENALTY_SEES, Season, SeasonScore, monster_penalty, score_cards, score_season
 from rules.sheet import Cell, Sheet, Terrain, cell_label
 
 __all__ = ["MAX_READINGS", "Span", "Spread", "TooManyReadings", "score_spread"]
@@ -31,7 +39,8 @@ MAX_READINGS = 2048
 """Most readings :func:`score_spread` enumerates (eleven unsure cells with two plausible terrains each,
 or six with three).  Each reading costs one scoring of the cards (~0.45 ms for the four slowest on a
 dense sheet): the worst case measured 0.83 s median, 1.03 s worst for 2048 readings on a loaded 2-core
-machine (``python benchmarks/bench_rules_doubt.py ``)."""
+machine (``python benchmarks/bench_rules_doubt.py ``).  Above it the same cap holds for each card's
+projected readings instead (see the module docstring)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +72,8 @@ class Spread:
     cells : tuple of (row, col)
         The unsure cells, row-major.
     readings : int
-        How many readings were scored (the product of the alternatives' counts).
+        How many readings the spread covers (the product of the alternatives' counts); above the cap
+        they are covered card by card, through each card's classes, not scored one by one.
     cards : Mapping[str, Span]
         Each card's points by card id, in the order the cards were given.
     coins, monsters : Span
@@ -71,6 +81,10 @@ class Spread:
     total : Span
         The total a score reports: the season's when a season is given, else cards + coins + monsters.
     season : Season or None
+    bounded : bool
+        True when `total` is only a bound (the lowest and highest of its parts added up, which no one
+        reading need reach): over the cap, when two moving parts share an unsure cell.  The other
+        spans are always exact.
     """
 
     cells: tuple[Cell, ...]
@@ -80,6 +94,7 @@ class Spread:
     monsters: Span
     total: Span
     season: Season | None = None
+    bounded: bool = False
 
     @property
     def certain(self) -> bool:
@@ -90,11 +105,15 @@ class Spread:
         return {**self.cards, "coins": self.coins, "monsters": self.monsters, "total": self.total}
 
     def describe(self) -> str:
-        """One clause for a person, e.g. ``"the total would be 41 to 47 (sentinel_wood 3 to 9)"``."""
+        """One clause for a person, e.g. ``"the total would be 41 to 47 (sentinel_wood 3 to 9)"``; a bound
+        says so: ``"the total would be within 38 to 49 (a bound, each card weighed on its own: ...)"``."""
         if self.certain:
             return f"the total is {self.total} in all {self.readings} readings"
         others = [f"{name} {span}" for name, span in self._numbers().items() if name != "total"
                   and not span.certain]
+        if self.bounded:
+            parts = ", ".join(others)
+            return f"the total would be within {self.total} (a bound, each card weighed on its own: {parts})"
         tail = f" ({', '.join(others)})" if others else ""
         return f"the total would be {self.total}{tail}"
 
@@ -163,7 +182,9 @@ def score_spread(
 
     Returns
     -------
-    Spread, or a falsy TooManyReadings when the combinations exceed `cap` (nothing is scored).
+    Spread, or a falsy TooManyReadings when some card alone (or the monster penalty) still allows more
+    than `cap` readings of its classes (nothing is scored).  Within `cap` combinations every one is
+    scored; above it each card on its own classes (the module docstring says what is then exact).
 
     Raises
     ------
@@ -178,7 +199,7 @@ def score_spread(
     first = score_cards(guess, cards)
     first_season = score_season(guess, cards, season) if season is not None else None
     if count > cap:
-        return TooManyReadings(cells, count, cap)
+        return _projected_spread(guess, choices, cards, first, first_season, cap)
     season_edicts = list(first_season.edicts.items()) if first_season is not None else []
     points: dict[str, list[int]] = {card.id: [] for card in cards}
     monsters: list[int] = []
@@ -205,4 +226,91 @@ def score_spread(
         monsters=Span.of(monsters),
         total=Span.of(totals),
         season=first_season.season if first_season is not None else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """Cards (and perhaps the monster penalty) that tell the same drawn symbols apart, with the
+    unsure cells that can move them: per cell one reading per class, the guess's own first."""
+
+    sees: str
+    cards: list[Any]
+    monsters: bool
+    choices: dict[Cell, tuple[str, ...]]
+
+    @property
+    def readings(self) -> int:
+        return math.prod(len(v) for v in self.choices.values())
+
+
+def _classes(guess: Sheet, choices: Mapping[Cell, tuple[str, ...]], sees: str) -> dict[Cell, tuple[str, ...]]:
+    """The cells whose alternatives fall in more than one class of `sees`, one reading per class."""
+    out: dict[Cell, tuple[str, ...]] = {}
+    for cell, alts in choices.items():
+        here = guess[cell].value
+        picks = {here if here in sees else "*": here}
+        for symbol in alts:
+            picks.setdefault(symbol if symbol in sees else "*", symbol)
+        if len(picks) > 1:
+            out[cell] = tuple(picks.values())
+    return out
+
+
+def _projected_spread(
+    guess: Sheet,
+    choices: dict[Cell, tuple[str, ...]],
+    cards: Sequence[Any],
+    first: Any,
+    first_season: SeasonScore | None,
+    cap: int,
+) -> Spread | TooManyReadings:
+    """The spread over the cap: each group of cards with the same classes scored on its own."""
+    cells = tuple(choices)
+    count = math.prod(len(v) for v in choices.values())
+    groups: dict[str, list[Any]] = {}
+    for card in cards:  # a card without declared classes tells every drawn symbol apart
+        groups.setdefault(getattr(card, "sees", DRAWN), []).append(card)
+    parts = [_Part(sees, members, False, _classes(guess, choices, sees)) for sees, members in groups.items()]
+    parts.append(_Part(MONSTER_PENALTY_SEES, [], True, _classes(guess, choices, MONSTER_PENALTY_SEES)))
+    if any(part.readings > cap for part in parts):
+        return TooManyReadings(cells, count, cap)
+    points: dict[str, list[int]] = {card.id: [] for card in cards}
+    monsters: list[int] = []
+    moved_by: dict[str, frozenset[Cell]] = {}  # each number that moves: the cells that can move it
+    for part in parts:
+        at = tuple(part.choices)
+        for combo in itertools.product(*part.choices.values()):
+            sheet = guess.replace(dict(zip(at, combo, strict=True)))
+            for card in part.cards:
+                points[card.id].append(card.score(sheet).points)
+            if part.monsters:
+                monsters.append(monster_penalty(sheet))
+        for card in part.cards:
+            moved_by[card.id] = frozenset(at)
+        if part.monsters:
+            moved_by["monsters"] = frozenset(at)
+    spans = {card_id: Span.of(values) for card_id, values in points.items()}
+    monster_span = Span.of(monsters)
+    if first_season is not None:
+        counted = [card.id for card, _ in first_season.edicts.values()]
+    else:
+        counted = list(spans)
+    parts_of_total = [(spans[i], moved_by[i]) for i in counted] + [(monster_span, moved_by["monsters"])]
+    moving = [cells_ for span, cells_ in parts_of_total if not span.certain]
+    # Parts moved by disjoint cells move independently: then some reading reaches each end of the sum.
+    exact = sum(len(c) for c in moving) == len(frozenset().union(*moving))
+    total = Span(
+        first.coins + sum(span.low for span, _ in parts_of_total),
+        first.coins + sum(span.high for span, _ in parts_of_total),
+    )
+    return Spread(
+        cells=cells,
+        readings=count,
+        cards=spans,
+        coins=Span(first.coins, first.coins),
+        monsters=monster_span,
+        total=total,
+        season=first_season.season if first_season is not None else None,
+        bounded=not exact,
     )

@@ -1,7 +1,8 @@
 """rules.doubt: known answers from tests/data/rules/doubt/*.cases, the cap, and bad input.
 
-The case format is described at the top of the data file: a sheet with ``?`` on the unsure cells and
-comment lines giving the cards, each unsure cell's readings (the guess first) and the expected spans.
+The case format is described at the top of spread.cases: a sheet with ``?`` on the unsure cells and
+comment lines giving the cards, each unsure cell's readings (the guess first) and the expected spans;
+over_cap.cases adds whether the total is only a bound.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from rules.doubt import MAX_READINGS, Span, Spread, TooManyReadings, score_sprea
 from rules.season import score_cards, score_season
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "rules" / "doubt"
-_META = re.compile(r"#\s*(case|pins|cards|season|unsure|readings|certain|expect)\s*:\s*(.*?)\s*$")
+_META = re.compile(r"#\s*(case|pins|cards|season|unsure|readings|certain|bounded|expect)\s*:\s*(.*?)\s*$")
 _SPAN = re.compile(r"^(\w+) (-?\d+)(?: to (-?\d+))?$")
 
 
@@ -34,6 +35,7 @@ class Case:
     readings: int
     certain: bool
     expect: dict[str, Span]
+    bounded: bool = False
 
     @property
     def guess(self) -> Sheet:
@@ -64,6 +66,7 @@ def _case(text: str) -> Case | None:
         readings=int(meta["readings"]),
         certain={"yes": True, "no": False}[meta["certain"]],
         expect=expect,
+        bounded={"yes": True, "no": False}[meta.get("bounded", "no")],
     )
 
 
@@ -81,8 +84,9 @@ CASES = _cases()
 
 
 def test_the_suite_is_there() -> None:
-    assert len(CASES) >= 6
+    assert len(CASES) >= 9
     assert {c.certain for c in CASES} == {True, False}
+    assert {c.bounded for c in CASES if c.readings > MAX_READINGS} == {True, False}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
@@ -93,6 +97,7 @@ def test_known_answers(case: Case) -> None:
     assert isinstance(spread, Spread) and spread
     assert spread.readings == case.readings
     assert spread.certain is case.certain
+    assert spread.bounded is case.bounded
     assert spread.cells == tuple(sorted(case.unsure))
     numbers = {**spread.cards, "coins": spread.coins, "monsters": spread.monsters, "total": spread.total}
     for name, span in case.expect.items():

@@ -1,0 +1,198 @@
+"""rules.doubt over the cap: each card scored on its own classes of drawn symbols.
+
+Two things are checked.  First, every card's declared classes (``ScoringCard.sees``, from
+``@tells_apart`` next to each rule) and the monster penalty's (``MONSTER_PENALTY_SEES``) are right:
+on random sheets, redrawing any drawn cells with other symbols of the same class never changes the
+points.  Second, the spread over the cap agrees with scoring every reading jointly (a larger cap):
+the same card and monster spans, and a total that is the same or, when flagged ``bounded``, wider.
+Known answers over the cap are in ``tests/data/rules/doubt/over_cap.cases`` (run by
+``test_rules_doubt.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules import Sheet
+from rules.cards import CARDS, find_card
+from rules.cards.model import DRAWN
+from rules.doubt import MAX_READINGS, Spread, TooManyReadings, score_spread
+from rules.season import MONSTER_PENALTY_SEES, monster_penalty, score_cards, score_season
+
+N = 11
+# Symbol pools a grid is drawn from: one balanced, the others heavy in one terrain so that large
+# clusters (Deepwood's five forests, Wildholds' six villages) and long water runs turn up too.
+POOLS = (
+    "......FFFFVVVVPPPWWWMM^HH-X",
+    "FFFFFFFFV.PM^",
+    "FFFFFFF.P^-",
+    "VVVVVVVVF.PWMH^-X",
+    "PPPPWWWWF.V^",
+    "PPPWW.",
+    "....FVM-X",
+)
+
+Points = Callable[[Sheet], int]
+# Every scored part with its declared classes: the 32 cards, then the monster penalty.
+PARTS: dict[str, tuple[str, Points]] = {
+    **{i: (card.sees, lambda sheet, card=card: card.score(sheet).points) for i, card in CARDS.items()},
+    "monsters": (MONSTER_PENALTY_SEES, monster_penalty),
+}
+
+
+def same_class(symbol: str, sees: str) -> str:
+    """The other drawn symbols that `sees` cannot tell from `symbol` (printed symbols have none)."""
+    if symbol not in DRAWN:
+        return ""
+    if symbol in sees:
+        return ""
+    return "".join(t for t in DRAWN if t not in sees and t != symbol)
+
+
+def redrawn(grid: str, sees: str, picks: list[int]) -> str:
+    """`grid` with each cell's symbol swapped for another of its class; pick 0 keeps it."""
+    out = []
+    for symbol, pick in zip(grid, picks, strict=True):
+        others = same_class(symbol, sees)
+        out.append(others[(pick - 1) % len(others)] if pick and others else symbol)
+    return "".join(out)
+
+
+def sheet_of(grid: str, ruins: list[tuple[int, int]]) -> Sheet:
+    return Sheet([grid[r * N : r * N + N] for r in range(N)], side="custom", ruins=ruins)
+
+
+@st.composite
+def grids(draw: st.DrawFn) -> tuple[str, list[tuple[int, int]]]:
+    """A random 121-symbol grid and ruins spaces (never on printed symbols)."""
+    pool = draw(st.sampled_from(POOLS))
+    grid = "".join(draw(st.lists(st.sampled_from(pool), min_size=N * N, max_size=N * N)))
+    free = [(i // N, i % N) for i, ch in enumerate(grid) if ch not in "^-"]
+    ruins = draw(st.lists(st.sampled_from(free), max_size=6, unique=True)) if free else []
+    return grid, ruins
+
+
+def test_every_part_declares_classes_of_drawn_symbols() -> None:
+    assert len(PARTS) == 33
+    for name, (sees, _) in PARTS.items():
+        assert sees and set(sees) <= set(DRAWN) and len(set(sees)) == len(sees), name
+
+
+def test_the_check_catches_a_partition_too_coarse() -> None:
+    """Declared as forest-only, Treetower would miss the empty space beside its forest: the redrawing
+    the property test makes under that (wrong) partition changes the points."""
+    grid = "F." + "." * (N * N - 2)  # A1 forest with an empty space on each side
+    walled = grid.replace(".", "V")
+    treetower = find_card("treetower")
+    assert redrawn(grid, "F", [0] + [1] * (N * N - 1)) == walled  # '.' and 'V' one class under "F"
+    assert treetower.score(sheet_of(grid, [])).points != treetower.score(sheet_of(walled, [])).points
+    assert redrawn(grid, treetower.sees, [0] + [1] * (N * N - 1)) == grid  # the declared classes keep '.'
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=grids(), picks=st.lists(st.integers(0, 7), min_size=N * N, max_size=N * N))
+def test_redrawing_within_a_class_never_changes_the_points(
+    data: tuple[str, list[tuple[int, int]]], picks: list[int]
+) -> None:
+    """One random grid and one random redrawing per example, checked for every part at once (drawing
+    the grid costs far more than scoring it)."""
+    grid, ruins = data
+    sheet = sheet_of(grid, ruins)
+    moved = {}
+    for name, (sees, points) in PARTS.items():
+        before, after = points(sheet), points(sheet_of(redrawn(grid, sees, picks), ruins))
+        if before != after:
+            moved[name] = (before, after)
+    assert not moved, f"redrawn within their classes, these parts scored differently: {moved}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The spread over the cap against every reading scored jointly
+
+
+@st.composite
+def spreads(draw: st.DrawFn) -> tuple[Sheet, dict[tuple[int, int], str], list[str], str | None]:
+    """A random sheet, up to 5 unsure drawn cells with 1-4 readings each (the guess among them), and
+    1-4 cards (4 with an optional season)."""
+    grid, ruins = draw(grids())
+    guess = sheet_of(grid, ruins)
+    drawn = [(i // N, i % N) for i, ch in enumerate(grid) if ch in DRAWN]
+    cells = draw(st.lists(st.sampled_from(drawn), max_size=5, unique=True)) if drawn else []
+    unsure = {}
+    for cell in cells:
+        others = draw(st.lists(st.sampled_from(DRAWN), max_size=3, unique=True))
+        unsure[cell] = guess[cell].value + "".join(t for t in others if t != guess[cell].value)
+    card_ids = draw(st.lists(st.sampled_from(sorted(CARDS)), min_size=1, max_size=4, unique=True))
+    seasons = [None, "spring", "summer", "fall", "winter"] if len(card_ids) == 4 else [None]
+    season = draw(st.sampled_from(seasons))
+    return guess, unsure, card_ids, season
+
+
+@settings(max_examples=80, deadline=None)
+@given(case=spreads(), cap=st.integers(1, 8))
+def test_over_the_cap_agrees_with_every_reading_scored(
+    case: tuple[Sheet, dict[tuple[int, int], str], list[str], str | None], cap: int
+) -> None:
+    guess, unsure, card_ids, season = case
+    cards = [CARDS[i] for i in card_ids]
+    joint = score_spread(guess, unsure, cards, season, cap=10**6)
+    projected = score_spread(guess, unsure, cards, season, cap=cap)
+    assert isinstance(joint, Spread) and not joint.bounded
+    if isinstance(projected, TooManyReadings):
+        assert projected.readings == joint.readings > cap
+        return
+    assert (projected.cells, projected.readings) == (joint.cells, joint.readings)
+    assert projected.season == joint.season
+    assert projected.cards == joint.cards and list(projected.cards) == list(joint.cards)
+    assert (projected.coins, projected.monsters) == (joint.coins, joint.monsters)
+    if projected.bounded:
+        assert projected.total.low <= joint.total.low and joint.total.high <= projected.total.high
+        assert not projected.certain and "a bound" in projected.describe()
+    else:
+        assert projected.total == joint.total
+    assert projected.certain == joint.certain or projected.bounded
+
+
+def test_cells_no_card_tells_apart_settle_any_number_of_readings() -> None:
+    """Twelve inner cells each village or farm: 4096 readings, but Sentinel Wood, Borderlands and the
+    monster penalty see no difference, so the photo's score is certain; Banded Hills still sees one."""
+    guess = Sheet.blank("A").replace({(0, 0): "F", (0, 1): "F"})
+    cells = [(r, c) for r in (4, 6) for c in (1, 2, 4, 5, 6, 7)]
+    guess = guess.replace(dict.fromkeys(cells, "V"))
+    unsure = dict.fromkeys(cells, "VP")
+    cards = [find_card("sentinel_wood"), find_card("borderlands")]
+    spread = score_spread(guess, unsure, cards)
+    assert isinstance(spread, Spread) and spread.readings == 2**12 > MAX_READINGS
+    assert spread.certain and not spread.bounded
+    assert spread.total.low == score_cards(guess, cards).total
+    over = score_spread(guess, unsure, [*cards, find_card("banded_hills")])
+    assert isinstance(over, TooManyReadings) and not over and over.readings == 2**12
+
+
+def test_a_bound_over_the_cap_says_so_and_counts_only_the_seasons_edicts() -> None:
+    """A3 forest or village moves Sentinel Wood (0 or 1 more) and Caravansary (2 or 0) at once: added
+    up card by card the total is a bound, wider than any reading reaches; eleven water-or-farm cells
+    push the readings over the cap without moving any of these cards."""
+    base = Sheet.blank("custom").replace({(0, 0): "F", (0, 1): "F", (0, 2): "F"})
+    filler = [(r, c) for r in (4, 6) for c in range(1, 10, 2)] + [(8, 5)]
+    guess = base.replace(dict.fromkeys(filler, "W"))
+    unsure = {(0, 2): "FV", **dict.fromkeys(filler, "WP")}
+    cards = [find_card(i) for i in ("sentinel_wood", "caravansary")]
+    spread = score_spread(guess, unsure, cards)
+    assert isinstance(spread, Spread) and spread.readings == 2**12 and spread.bounded
+    assert (str(spread.cards["sentinel_wood"]), str(spread.cards["caravansary"])) == ("2 to 3", "0 to 2")
+    assert str(spread.total) == "2 to 5"  # the readings themselves reach only 3 or 4
+    assert spread.describe() == (
+        "the total would be within 2 to 5 (a bound, each card weighed on its own: "
+        "sentinel_wood 2 to 3, caravansary 0 to 2)"
+    )
+    # Summer scores edicts B and C only: Sentinel Wood (A) still moves, but only Caravansary moves the
+    # total, so the total is exact.
+    four = [*cards, find_card("borderlands"), find_card("canal_lake")]
+    season = score_spread(guess, unsure, four, "summer")
+    assert isinstance(season, Spread) and not season.bounded and not season.certain
+    assert str(season.total) == "0 to 2" and str(season.cards["sentinel_wood"]) == "2 to 3"
+    assert season.total.low == score_season(guess, four, "summer").total
