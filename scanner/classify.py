@@ -30,7 +30,7 @@ import onnxruntime as ort
 
 from rules.sides import printed_side
 from scanner.constants import COIN_CLASSES, EDGE_CLASSES, TERRAIN_CLASSES, TERRAIN_SYMBOLS
-from scanner.decode import adapt_to_sheet, decode_coin_track, stars_near_heroes, unseen_marks
+from scanner.decode import adapt_to_sheet, attack_stars, decode_coin_track, hero_evidence, unseen_marks
 from scanner.pieces import find_pieces, piece_evidence
 
 __all__ = [
@@ -51,8 +51,10 @@ __all__ = [
 CONFIDENCE_THRESHOLD = 0.95
 #: A coin whose best class is below this is listed as doubtful (coins have no ``?`` notation).
 COIN_THRESHOLD = 0.80
-#: Star (hero hit marking) reported when its calibrated probability exceeds this; 0.9 rather than 0.5
-#: raised the share of synthetic sheets with every star right from 46 % to 55 % (unseen styles).
+#: Without per-sheet decoding, a star (hero hit marking) is reported when its calibrated probability
+#: exceeds this; 0.9 rather than 0.5 raised the share of synthetic sheets with every star right from 46 %
+#: to 55 % (unseen styles). Decoding reads stars as whole attack patterns instead
+#: (:func:`scanner.decode.attack_stars`).
 STAR_THRESHOLD = 0.9
 #: Pool each cell's evidence with its look-alikes on the sheet (:func:`scanner.decode.adapt_to_sheet`).
 ADAPT_DEFAULT = True
@@ -305,8 +307,9 @@ def classify_sheet(
         of strips already turned to lie horizontally, optional.
     threshold : cells below it become ``?``.
     adapt : pool each cell's evidence with the cells drawn like it (see ``ADAPT_DEFAULT``).
-    decode : read the coin track as a prefix, keep only stars a hero can reach and correct cells by their
-        outlined pieces (``DECODE_DEFAULT``).
+    decode : read the coin track as a prefix, correct cells by their outlined pieces, read a cell ringed
+        by a hero's attack pattern of stars as a hero and the stars as whole patterns around heroes
+        (``DECODE_DEFAULT``).
     """
     m = models if models is not None else default_models()
     printed = printed_side(side)
@@ -326,6 +329,8 @@ def classify_sheet(
         # pieces from the outlines alone, so a drawn cell the net read as empty still joins its piece
         found = find_pieces(drawable.reshape(11, 11), outlines["horizontal"], outlines["vertical"])
         probs = piece_evidence(probs, found)
+    if decode:
+        probs = hero_evidence(probs, star_p.reshape(11, 11), drawable.reshape(11, 11))
     best = probs.argmax(axis=1)
     conf = probs.max(axis=1)
     rows: list[list[str]] = [[""] * 11 for _ in range(11)]
@@ -343,8 +348,7 @@ def classify_sheet(
             rows[r][c] = TERRAIN_SYMBOLS[best[i]]
     if decode:
         hero_p = probs[:, TERRAIN_CLASSES.index("hero")]
-        stars = stars_near_heroes(star_p.reshape(11, 11), hero_p.reshape(11, 11), drawable.reshape(11, 11),
-                                  STAR_THRESHOLD)
+        stars = attack_stars(star_p.reshape(11, 11), hero_p.reshape(11, 11))
     else:
         stars = frozenset((i // 11, i % 11) for i in range(121) if drawable[i] and star_p[i] > STAR_THRESHOLD)
     coins = spent = 0

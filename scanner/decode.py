@@ -10,8 +10,9 @@ the same arrays out, corrected by three facts the net cannot see one patch at a 
   (:func:`decode_coin_track`); and the player marks every gained coin while the rest stay the printed
   coin, so the first coin read empty must look like the empty coins after it (:func:`unseen_marks`:
   a mark the net has never seen, read confidently as empty, becomes a doubt);
-- a hit star ``*`` is marked only where a hero's attack pattern reaches (Heroes hero cards), so a star
-  far from every hero is a misreading (:func:`stars_near_heroes`).
+- a hero marks a hit star ``*`` on every space its card's attack pattern reaches (Heroes hero cards),
+  so a cell ringed by a whole pattern of stars holds a hero (:func:`hero_evidence`), and the stars are
+  read as whole patterns around the heroes (:func:`attack_stars`).
 
 Every function is pure, array in, array out; the tuning constants live in :mod:`scanner.constants`.
 """
@@ -27,6 +28,7 @@ from scipy.ndimage import gaussian_filter
 from rules.shapes import HEROES
 from scanner.constants import (
     ADAPT_TEMPERATURE,
+    ATTACK_STAR_LEVEL,
     CLUSTER_DISTANCE,
     COIN_CLASSES,
     COIN_DISC,
@@ -37,19 +39,25 @@ from scanner.constants import (
     COIN_INK_SHIFT,
     COIN_INK_WINDOW,
     COIN_PAPER_PERCENTILE,
+    HERO_MIN_STARS,
+    HERO_STAR_BOOST,
+    HERO_STAR_LEVEL,
     LOG_FLOOR,
     PEER_WEIGHT,
     STAR_HERO_PROBABILITY,
+    TERRAIN_CLASSES,
 )
 
 __all__ = [
     "adapt_to_sheet",
+    "attack_patterns",
+    "attack_stars",
     "coin_ink",
     "coin_paper",
     "decode_coin_track",
+    "hero_evidence",
     "look_alikes",
     "star_reach",
-    "stars_near_heroes",
     "unseen_marks",
 ]
 
@@ -270,33 +278,98 @@ def unseen_marks(
 @cache
 def star_reach() -> frozenset[tuple[int, int]]:
     """Every offset from a hero at which any hero card, in any orientation, can mark a hit star."""
-    patterns = (pattern for hero in HEROES.values() for pattern in hero.attack_orientations)
-    return frozenset(off for pattern in patterns for off in pattern)
+    return frozenset(off for pattern in attack_patterns() for off in pattern)
 
 
-def stars_near_heroes(
-    star_p: np.ndarray, hero_p: np.ndarray, drawable: np.ndarray, threshold: float,
-    *, hero_threshold: float = STAR_HERO_PROBABILITY,
-) -> frozenset[tuple[int, int]]:
-    """Cells read as hit stars that some possible hero could have hit.
+@cache
+def attack_patterns() -> tuple[frozenset[tuple[int, int]], ...]:
+    """Every hero card's attack pattern in every orientation (offsets from the hero), each once."""
+    found = {pattern for hero in HEROES.values() for pattern in hero.attack_orientations}
+    return tuple(sorted(found, key=sorted))
+
+
+def _pattern_cells(r: int, c: int, pattern: frozenset[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    # hits past the edge are not drawn (Heroes rulebook), so only the pattern's cells on the map count
+    return [(r + dr, c + dc) for dr, dc in pattern if 0 <= r + dr < size and 0 <= c + dc < size]
+
+
+def hero_evidence(
+    probs: np.ndarray,
+    star_p: np.ndarray,
+    drawable: np.ndarray,
+    *,
+    boost: float = HERO_STAR_BOOST,
+    level: float = HERO_STAR_LEVEL,
+    least: int = HERO_MIN_STARS,
+) -> np.ndarray:
+    """Raise the hero reading of cells that some hero's whole attack pattern of stars surrounds.
+
+    A hero is drawn in one space and hit stars are marked on every space its card attacks (Heroes
+    rulebook), so a cell around which all the on-map cells of some attack pattern carry stars (at least
+    ``least`` of them) most likely holds a hero, whatever its icon looks like to the net.
 
     Parameters
     ----------
-    star_p, hero_p : (11, 11) star probability and hero-terrain probability per cell.
-    drawable : (11, 11) bool, False on printed cells (no star is read there).
-    threshold : star probability above which a cell counts as marked.
-    hero_threshold : hero probability from which a cell counts as a possible hero.
+    probs : (N*N, C) float
+        Cell probabilities over ``TERRAIN_CLASSES``, row-major.
+    star_p : (N, N) float
+        Star probability per cell.
+    drawable : (N, N) bool
+        Cells a hero can be drawn in.
+    boost : factor on the hero probability of such cells (rows renormalised).
+    level : star probability from which a pattern cell counts as starred.
+    least : fewest starred cells a pattern must show.
+
+    Returns
+    -------
+    (N*N, C) float
+    """
+    size = star_p.shape[0]
+    starred = star_p >= level
+    hero = TERRAIN_CLASSES.index("hero")
+    out = probs.astype(float, copy=True)
+    for r, c in np.argwhere(drawable):
+        for pattern in attack_patterns():
+            cells = _pattern_cells(int(r), int(c), pattern, size)
+            if len(cells) >= least and all(starred[x] for x in cells):
+                row = out[r * size + c]
+                row[hero] *= boost
+                row /= row.sum()
+                break
+    return out
+
+
+def attack_stars(
+    star_p: np.ndarray, hero_p: np.ndarray, *,
+    level: float = ATTACK_STAR_LEVEL, hero_threshold: float = STAR_HERO_PROBABILITY,
+) -> frozenset[tuple[int, int]]:
+    """The hit stars: for each likely hero, the on-map cells of its best-fitting attack pattern.
+
+    A hero marks every space of its pattern (printed mountains and wasteland too, since stars do not
+    fill a space), so stars are read pattern by pattern: the orientation whose cells have the highest
+    mean log star probability is taken when each of its cells reaches ``level``. A star-like mark
+    that fits no hero is not a star.
+
+    Parameters
+    ----------
+    star_p, hero_p : (N, N) float
+        Star and hero-terrain probability per cell.
+    level : star probability every cell of the chosen pattern must reach.
+    hero_threshold : hero probability from which a cell counts as a hero.
 
     Returns
     -------
     frozenset of (row, col)
     """
     size = star_p.shape[0]
-    heroes = np.argwhere(hero_p >= hero_threshold)
-    reach = np.zeros_like(drawable, bool)
-    for r, c in heroes:
-        for dr, dc in star_reach():
-            if 0 <= r + dr < size and 0 <= c + dc < size:
-                reach[r + dr, c + dc] = True
-    hits = (star_p > threshold) & drawable & reach
-    return frozenset((int(r), int(c)) for r, c in np.argwhere(hits))
+    logs = np.log(np.maximum(star_p, LOG_FLOOR))
+    stars: set[tuple[int, int]] = set()
+    for r, c in np.argwhere(hero_p >= hero_threshold):
+        placed = (_pattern_cells(int(r), int(c), pattern, size) for pattern in attack_patterns())
+        fits = [cells for cells in placed if cells]
+        if not fits:
+            continue
+        best = max(fits, key=lambda cells: float(np.mean([logs[x] for x in cells])))
+        if all(star_p[x] >= level for x in best):
+            stars.update(best)
+    return frozenset(stars)

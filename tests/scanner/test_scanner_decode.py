@@ -6,7 +6,16 @@ import numpy as np
 import pytest
 
 from rules.shapes import HEROES
-from scanner.decode import adapt_to_sheet, decode_coin_track, look_alikes, star_reach, stars_near_heroes
+from scanner.constants import TERRAIN_CLASSES
+from scanner.decode import (
+    adapt_to_sheet,
+    attack_patterns,
+    attack_stars,
+    decode_coin_track,
+    hero_evidence,
+    look_alikes,
+    star_reach,
+)
 
 E, F, C = (0.90, 0.05, 0.05), (0.05, 0.90, 0.05), (0.05, 0.05, 0.90)
 
@@ -45,25 +54,69 @@ def test_star_reach_is_the_union_of_every_hero_pattern_in_every_orientation() ->
     assert (0, 0) not in reach and (0, 4) not in reach and (3, 3) not in reach
 
 
-def _stars(star_cells: list[tuple[int, int]], hero_cells: list[tuple[int, int]]) -> frozenset:
-    star_p = np.zeros((11, 11))
+HERO = TERRAIN_CLASSES.index("hero")
+# Dobrik of Lorkheim hits the four orthogonal neighbours; Freyla the True three in a line
+PLUS = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+
+
+def _star_map(cells: list[tuple[int, int]], value: float = 0.99) -> np.ndarray:
+    star_p = np.full((11, 11), 0.01)
+    for cell in cells:
+        star_p[cell] = value
+    return star_p
+
+
+def _hero_map(cells: list[tuple[int, int]]) -> np.ndarray:
     hero_p = np.zeros((11, 11))
-    for cell in star_cells:
-        star_p[cell] = 0.99
-    for cell in hero_cells:
+    for cell in cells:
         hero_p[cell] = 0.9
-    drawable = np.ones((11, 11), bool)
-    drawable[0, 0] = False  # a printed mountain
-    return stars_near_heroes(star_p, hero_p, drawable, 0.9)
+    return hero_p
 
 
-def test_stars_are_kept_only_within_a_heros_reach() -> None:
-    got = _stars([(5, 8), (5, 9), (6, 6), (1, 1), (0, 0)], [(5, 5)])
-    assert got == {(5, 8), (6, 6)}  # (5, 9) is 4 away, (1, 1) has no hero near, (0, 0) is printed
+def test_attack_patterns_are_each_orientation_once() -> None:
+    patterns = attack_patterns()
+    assert len(set(patterns)) == len(patterns)
+    assert frozenset(PLUS) in patterns
+    assert {frozenset({(-1, 0), (-2, 0), (-3, 0)}), frozenset({(1, 0), (2, 0), (3, 0)})} <= set(patterns)
+
+
+def test_stars_are_read_as_a_heros_whole_pattern() -> None:
+    plus = [(5 + dr, 5 + dc) for dr, dc in PLUS]
+    # a stray star-like mark far from the hero and one next to it but off its pattern are not stars
+    got = attack_stars(_star_map([*plus, (1, 1), (4, 4)]), _hero_map([(5, 5)]))
+    assert got == set(plus)
+
+
+def test_a_pattern_with_a_missing_star_gives_no_stars() -> None:
+    plus = [(5 + dr, 5 + dc) for dr, dc in PLUS]
+    assert attack_stars(_star_map(plus[:3]), _hero_map([(5, 5)])) == frozenset()
+
+
+def test_stars_past_the_edge_are_not_required_and_printed_cells_carry_stars() -> None:
+    # a hero in the corner: only two of Dobrik's hits lie on the map; (0, 1) may be a printed space
+    got = attack_stars(_star_map([(1, 0), (0, 1)]), _hero_map([(0, 0)]))
+    assert got == {(1, 0), (0, 1)}
 
 
 def test_no_hero_means_no_stars() -> None:
-    assert _stars([(3, 3), (4, 4)], []) == frozenset()
+    assert attack_stars(_star_map([(3, 3), (4, 4)]), _hero_map([])) == frozenset()
+
+
+def test_a_cell_ringed_by_stars_is_read_as_a_hero() -> None:
+    probs = np.full((121, 8), 0.02)
+    probs[:, TERRAIN_CLASSES.index("village")] = 0.8  # the net sees a village everywhere
+    probs[:, HERO] = 0.08
+    drawable = np.ones((11, 11), bool)
+    star_p = _star_map([(5 + dr, 5 + dc) for dr, dc in PLUS])
+    out = hero_evidence(probs, star_p, drawable)
+    assert out[5 * 11 + 5].argmax() == HERO
+    assert np.allclose(out.sum(axis=1), 1.0)
+    changed = np.flatnonzero(~np.isclose(out, probs).all(axis=1))
+    assert changed.tolist() == [5 * 11 + 5]  # no other cell has a whole pattern around it
+    # a single star is not enough, and a printed cell never becomes a hero
+    assert np.allclose(hero_evidence(probs, _star_map([(5, 6)]), drawable), probs)
+    drawable[5, 5] = False
+    assert np.allclose(hero_evidence(probs, star_p, drawable), probs)
 
 
 def test_look_alikes_separates_two_ways_of_drawing() -> None:
