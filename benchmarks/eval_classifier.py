@@ -11,9 +11,10 @@ committed models).
    the training icons and coin marks, ``--split train`` draws training styles), all camera tiers,
    rectified with the true corners jittered like the locator's error. Reports per-tier cell accuracy on
    drawable cells (argmax, no abstention), coverage (fraction of cells not ``?``), accuracy of the
-   non-``?`` cells, the exact-sheet rate (grid, coins, spent and stars all right), the sheets whose
-   coins or spent coins are wrong with no coin doubtful ("coins silent": `score` would print them) and
-   the per-class confusion matrix.
+   non-``?`` cells, the exact-sheet rate (grid with no ``?``, coins, spent and stars all right), the
+   "guess exact" rate (the same with every cell's most likely reading, as ``--allow-doubtful``), the
+   sheets whose coins or spent coins are wrong with no coin doubtful ("coins silent": `score` would
+   print them) and the per-class confusion matrix.
 2. Real drawings from /work/shared/reference/drawing (read at run time, never copied or trained on):
    the doodles composited onto the paper of a rendered blank sheet, and cells cut from the rulebook
    images by the hand-given boxes below.
@@ -110,7 +111,7 @@ def _count(sample: ds.Sample, canonical: np.ndarray, models: Models, t: dict[str
                              **kw)
     truth = sample.sheet
     best = reading.probabilities.argmax(axis=-1)
-    exact = True
+    exact = guess = True
     for r in range(11):
         for c in range(11):
             sym = truth[r, c].value
@@ -120,6 +121,7 @@ def _count(sample: ds.Sample, canonical: np.ndarray, models: Models, t: dict[str
             confusion[ds.CLASS_OF[sym], best[r, c]] += 1
             t["cells"] += 1
             t["argmax_right"] += TERRAIN_SYMBOLS[best[r, c]] == sym
+            guess &= TERRAIN_SYMBOLS[best[r, c]] == sym
             if got == "?":
                 exact = False
             else:
@@ -131,12 +133,13 @@ def _count(sample: ds.Sample, canonical: np.ndarray, models: Models, t: dict[str
     t["coins_silent"] += not coin_ok and not reading.doubtful_coins
     t["stars_right"] += reading.stars == truth.stars
     t["exact"] += exact and coin_ok and reading.stars == truth.stars
+    t["guess_exact"] += guess and coin_ok and reading.stars == truth.stars
     t["sheets"] += 1
 
 
 def _table(per_tier: dict[str, dict[str, float]], confusion: np.ndarray) -> None:
     print(f"{'tier':8} {'sheets':>6} {'cells':>6} {'cell acc':>9} {'coverage':>9} {'kept acc':>9} "
-          f"{'exact sheet':>11} {'coins ok':>8} {'coins silent':>12} {'stars ok':>8}")
+          f"{'exact sheet':>11} {'guess exact':>11} {'coins ok':>8} {'coins silent':>12} {'stars ok':>8}")
     total: dict[str, float] = defaultdict(float)
     for tier in ds.TIERS_ORDER:
         if tier not in per_tier:
@@ -156,7 +159,8 @@ def _row(name: str, t: dict[str, float]) -> None:
     cells = max(t["cells"], 1)
     print(f"{name:8} {int(t['sheets']):6d} {int(t['cells']):6d} {t['argmax_right'] / cells:9.4f} "
           f"{t['kept'] / cells:9.4f} {t['kept_right'] / max(t['kept'], 1):9.4f} "
-          f"{t['exact'] / max(t['sheets'], 1):11.3f} {t['coins_right'] / max(t['sheets'], 1):8.3f} "
+          f"{t['exact'] / max(t['sheets'], 1):11.3f} {t['guess_exact'] / max(t['sheets'], 1):11.3f} "
+          f"{t['coins_right'] / max(t['sheets'], 1):8.3f} "
           f"{t['coins_silent'] / max(t['sheets'], 1):12.3f} {t['stars_right'] / max(t['sheets'], 1):8.3f}")
 
 
