@@ -250,8 +250,8 @@ def main() -> None:
     ap.add_argument("--adapt", action=argparse.BooleanOptionalAction, default=ADAPT_DEFAULT,
                     help="the per-sheet vote (default: as scanner.classify)")
     ap.add_argument("--decode", action=argparse.BooleanOptionalAction, default=DECODE_DEFAULT,
-                    help="coin track as a prefix with the ink check, stars only within a hero's reach, cells "
-                         "corrected by their outlined pieces (default: as classify)")
+                    help="coin track as a prefix with the ink check, cells corrected by their outlined "
+                         "pieces, heroes and stars read as attack patterns (default: as classify)")
     ap.add_argument("--threshold", type=float, default=None)
     ap.add_argument("--split", default="eval", choices=SPLITS,
                     help="drawing styles: eval (held-out hand and pictures), params (held-out hand, "
