@@ -29,7 +29,20 @@ import numpy as np
 import onnxruntime as ort
 
 from rules.sides import printed_side
-from scanner.constants import COIN_CLASSES, EDGE_CLASSES, TERRAIN_CLASSES, TERRAIN_SYMBOLS
+from scanner.constants import (
+    ADAPT_DEFAULT,
+    COIN_CLASSES,
+    COIN_THRESHOLD,
+    CONFIDENCE_THRESHOLD,
+    DECODE_DEFAULT,
+    EDGE_CLASSES,
+    PAPER_LEVEL,
+    PAPER_PERCENTILE,
+    PAPER_SAMPLES,
+    STAR_THRESHOLD,
+    TERRAIN_CLASSES,
+    TERRAIN_SYMBOLS,
+)
 from scanner.decode import adapt_to_sheet, attack_stars, decode_coin_track, hero_evidence, unseen_marks
 from scanner.pieces import find_pieces, piece_evidence
 
@@ -44,29 +57,6 @@ __all__ = [
     "prepare",
     "white_balance",
 ]
-
-#: Below this calibrated probability a cell is reported as ``?`` (and listed), never guessed. Chosen on
-#: synthetic photos with unseen drawing styles (benchmarks/eval_classifier.py, 100 sheets): 0.80 kept
-#: 89.6 % of the cells at 94.9 % accuracy, 0.90 86.0 % at 96.5 %, 0.95 81.7 % at 97.9 %.
-CONFIDENCE_THRESHOLD = 0.95
-#: A coin whose best class is below this is listed as doubtful (coins have no ``?`` notation).
-COIN_THRESHOLD = 0.80
-#: Without per-sheet decoding, a star (hero hit marking) is reported when its calibrated probability
-#: exceeds this; 0.9 rather than 0.5 raised the share of synthetic sheets with every star right from 46 %
-#: to 55 % (unseen styles). Decoding reads stars as whole attack patterns instead
-#: (:func:`scanner.decode.attack_stars`).
-STAR_THRESHOLD = 0.9
-#: Pool each cell's evidence with its look-alikes on the sheet (:func:`scanner.decode.adapt_to_sheet`).
-ADAPT_DEFAULT = True
-#: Apply the structural priors of the coin track, the heroes' reach (:mod:`scanner.decode`) and the
-#: outlined pieces (:mod:`scanner.pieces`).
-DECODE_DEFAULT = True
-#: Paper is the brightest common thing in a cell: this percentile of a sheet's cell pixels per channel
-#: is mapped to :data:`PAPER_LEVEL`, which cancels the light's tint and the exposure.
-PAPER_PERCENTILE = 90.0
-PAPER_LEVEL = 225.0
-#: Pixels sampled to estimate the paper's colour.
-PAPER_SAMPLES = 20_000
 
 MANIFEST = "manifest.json"
 MODEL_NAMES = ("cell", "coin", "edge")

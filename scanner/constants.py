@@ -165,6 +165,37 @@ SIDE_DOUBT = 0.5
 """Side confidence below which ``Location.doubts`` reports the side as unclear: caught all 5 wrong
 sides (all printer-friendly) and 3.3 % of the right ones on the same photos."""
 
+# --- classify (per cell) ---------------------------------------------------------------------------
+CONFIDENCE_THRESHOLD = 0.95
+"""Below this calibrated probability a cell is reported as ``?`` (and listed), never guessed. Chosen on
+synthetic photos with unseen drawing styles (benchmarks/eval_classifier.py, 100 sheets): 0.80 kept
+89.6 % of the cells at 94.9 % accuracy, 0.90 86.0 % at 96.5 %, 0.95 81.7 % at 97.9 %."""
+
+COIN_THRESHOLD = 0.80
+"""A coin whose best class is below this is listed as doubtful (coins have no ``?`` notation)."""
+
+STAR_THRESHOLD = 0.9
+"""Without per-sheet decoding, a star (hero hit marking) is reported when its calibrated probability
+exceeds this; 0.9 rather than 0.5 raised the share of synthetic sheets with every star right from 46 %
+to 55 % (unseen styles). Decoding reads stars as whole attack patterns instead
+(:func:`scanner.decode.attack_stars`)."""
+
+ADAPT_DEFAULT = True
+"""Pool each cell's evidence with its look-alikes on the sheet (:func:`scanner.decode.adapt_to_sheet`)."""
+
+DECODE_DEFAULT = True
+"""Apply the structural priors: the coin track and the heroes' attack patterns (:mod:`scanner.decode`),
+the outlined pieces (:mod:`scanner.pieces`)."""
+
+PAPER_PERCENTILE = 90.0
+"""Paper is the brightest common thing in a cell: this percentile of a sheet's cell pixels per channel
+is mapped to :data:`PAPER_LEVEL`, which cancels the light's tint and the exposure."""
+
+PAPER_LEVEL = 225.0
+
+PAPER_SAMPLES = 20_000
+"""Pixels sampled to estimate the paper's colour."""
+
 # --- decode (per-sheet) ------------------------------------------------------------------------------
 CLUSTER_DISTANCE = 0.25
 """Average cosine distance of the cell net's features below which cells count as drawn alike: on
