@@ -288,9 +288,14 @@ def attack_patterns() -> tuple[frozenset[tuple[int, int]], ...]:
     return tuple(sorted(found, key=sorted))
 
 
-def _pattern_cells(r: int, c: int, pattern: frozenset[tuple[int, int]], size: int) -> list[tuple[int, int]]:
-    # hits past the edge are not drawn (Heroes rulebook), so only the pattern's cells on the map count
-    return [(r + dr, c + dc) for dr, dc in pattern if 0 <= r + dr < size and 0 <= c + dc < size]
+def _around(values: np.ndarray, pattern: frozenset[tuple[int, int]], outside: float) -> np.ndarray:
+    """(len(pattern), N, N): for every cell, ``values`` at each of the pattern's offsets from it, and
+    ``outside`` where the offset falls off the map (hits past the edge are not drawn)."""
+    reach = max(max(abs(dr), abs(dc)) for dr, dc in pattern)
+    size = values.shape[0]
+    padded = np.pad(values.astype(float), reach, constant_values=outside)
+    r0 = c0 = reach
+    return np.stack([padded[r0 + dr:r0 + dr + size, c0 + dc:c0 + dc + size] for dr, dc in pattern])
 
 
 def hero_evidence(
@@ -324,18 +329,16 @@ def hero_evidence(
     -------
     (N*N, C) float
     """
-    size = star_p.shape[0]
-    starred = star_p >= level
-    hero = TERRAIN_CLASSES.index("hero")
+    starred = (star_p >= level).astype(float)
+    on_map = np.ones_like(starred)
+    ringed = np.zeros(star_p.shape, bool)
+    for pattern in attack_patterns():
+        whole = _around(starred, pattern, 1.0).min(axis=0) > 0  # every on-map cell of it starred
+        ringed |= whole & (_around(on_map, pattern, 0.0).sum(axis=0) >= least)
     out = probs.astype(float, copy=True)
-    for r, c in np.argwhere(drawable):
-        for pattern in attack_patterns():
-            cells = _pattern_cells(int(r), int(c), pattern, size)
-            if len(cells) >= least and all(starred[x] for x in cells):
-                row = out[r * size + c]
-                row[hero] *= boost
-                row /= row.sum()
-                break
+    rows = np.flatnonzero((ringed & drawable).ravel())
+    out[rows, TERRAIN_CLASSES.index("hero")] *= boost
+    out[rows] /= out[rows].sum(axis=1, keepdims=True)
     return out
 
 
@@ -361,15 +364,18 @@ def attack_stars(
     -------
     frozenset of (row, col)
     """
-    size = star_p.shape[0]
     logs = np.log(np.maximum(star_p, LOG_FLOOR))
+    on_map = np.ones_like(logs)
+    patterns = attack_patterns()
+    # per pattern and cell: mean log star probability and lowest star probability of its on-map cells
+    counts = np.stack([_around(on_map, p, 0.0).sum(axis=0) for p in patterns])
+    fit = np.stack([_around(logs, p, 0.0).sum(axis=0) for p in patterns]) / np.maximum(counts, 1)
+    fit[counts == 0] = -np.inf
+    lowest = np.stack([_around(star_p, p, 1.0).min(axis=0) for p in patterns])
     stars: set[tuple[int, int]] = set()
     for r, c in np.argwhere(hero_p >= hero_threshold):
-        placed = (_pattern_cells(int(r), int(c), pattern, size) for pattern in attack_patterns())
-        fits = [cells for cells in placed if cells]
-        if not fits:
-            continue
-        best = max(fits, key=lambda cells: float(np.mean([logs[x] for x in cells])))
-        if all(star_p[x] >= level for x in best):
-            stars.update(best)
-    return frozenset(stars)
+        k = int(fit[:, r, c].argmax())
+        if counts[k, r, c] and lowest[k, r, c] >= level:
+            stars.update((int(r) + dr, int(c) + dc) for dr, dc in patterns[k])
+    size = star_p.shape[0]
+    return frozenset((r, c) for r, c in stars if 0 <= r < size and 0 <= c < size)
