@@ -1,12 +1,13 @@
-"""scanner.decode: look-alike cells pool their evidence, the coin track is a prefix, stars need a hero."""
+"""scanner.decode: look-alike cells pool their evidence, the coin track is a prefix, heroes and stars fit."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+import scanner.classify as classify
 from rules.shapes import HEROES
-from scanner.constants import TERRAIN_CLASSES
+from scanner.constants import PATCH, TERRAIN_CLASSES
 from scanner.decode import (
     adapt_to_sheet,
     attack_patterns,
@@ -117,6 +118,26 @@ def test_a_cell_ringed_by_stars_is_read_as_a_hero() -> None:
     assert np.allclose(hero_evidence(probs, _star_map([(5, 6)]), drawable), probs)
     drawable[5, 5] = False
     assert np.allclose(hero_evidence(probs, star_p, drawable), probs)
+
+
+@pytest.mark.parametrize("decode", [True, False])
+def test_classify_sheet_reads_a_hero_from_its_stars(monkeypatch: pytest.MonkeyPatch, decode: bool) -> None:
+    hero_cell = (6, 6)  # drawable on side A; (5, 6) above it is too, (5, 5) is a printed mountain
+    plus = [(hero_cell[0] + dr, hero_cell[1] + dc) for dr, dc in PLUS]
+    probs = np.full((121, 8), 0.02)
+    probs[:, TERRAIN_CLASSES.index("village")] = 0.8
+    probs[:, HERO] = 0.08
+
+    def fixed_cells(models: object, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return probs, _star_map([*plus, (0, 10)]).ravel(), np.eye(121, 8)
+
+    monkeypatch.setattr(classify, "classify_cells", fixed_cells)
+    cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
+    sheet = classify.classify_sheet(cells, "A", adapt=False, decode=decode)
+    best = TERRAIN_CLASSES[int(sheet.probabilities[hero_cell].argmax())]
+    assert best == ("hero" if decode else "village")
+    # decoded, the stray mark at A11 is no star; read one by one, every mark is
+    assert sheet.stars == (set(plus) if decode else {*plus, (0, 10)})
 
 
 def test_look_alikes_separates_two_ways_of_drawing() -> None:
