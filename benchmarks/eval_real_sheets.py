@@ -1,0 +1,124 @@
+"""How the classifier reads the real printed sheets, blank: every drawable cell should be empty, no coin.
+
+    OMP_NUM_THREADS=1 python benchmarks/eval_real_sheets.py [--photos 10] [--models DIR]
+
+The reference sheets in ``/work/shared/reference/sheets`` (the publisher's print, scans and the
+printer-friendly redraw; read at run time, never copied or trained on) are photographed by the same
+pinhole warp as ``bench_scanner.py`` and read by the whole pipeline. Nothing is drawn on them, so the
+truth is the side's printed sheet: mountains and wasteland as printed, every other cell empty (printed
+ruins included), no coin marked or spent, no star. This measures what the synthetic benchmarks cannot:
+whether the real print (its coins, ruins icons, paper and grid) is read as blank.
+
+Per sheet: photos read, cells read empty / marked ``?`` / read wrongly with confidence (of the drawable
+cells), coin tracks read as 0 coins and 0 spent, tracks wrong with no coin doubtful ("coins silent"),
+and readings with any star.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+from bench_scanner import REFERENCE, pinhole_photo
+
+from rules import Sheet
+from rules.sheet import cell_label
+from rules.sides import printed_side
+from scanner.classify import Models, default_models, load_models
+from scanner.failure import Failure
+from scanner.pipeline import read_photo
+
+
+def _misread(sheet: Sheet, side: str) -> tuple[int, list[str], list[str]]:
+    """(drawable cells, labels read '?', labels read as something drawn) of a blank sheet's reading."""
+    printed = printed_side(side)
+    cells, unsure, wrong = 0, [], []
+    for r in range(11):
+        for c in range(11):
+            if (r, c) in printed.mountains or (r, c) in printed.wasteland:
+                continue
+            cells += 1
+            got = sheet[r, c].value
+            if got == "?":
+                unsure.append(cell_label((r, c)))
+            elif got != ".":
+                wrong.append(f"{cell_label((r, c))}:{got}")
+    return cells, unsure, wrong
+
+
+def evaluate(photos: int, models: Models, seed: int = 2024) -> None:
+    rng = np.random.default_rng(seed)
+    rows: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    wrong_cells: dict[str, list[str]] = defaultdict(list)
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in sorted(REFERENCE.glob("*.png")):
+            sheet = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if sheet is None:
+                continue
+            side = path.name[0]
+            t = rows[path.stem]
+            for i in range(photos):
+                image = sheet if i == 0 else pinhole_photo(sheet, rng)[0]  # the flat image first
+                target = Path(tmp) / f"{path.stem}_{i}.png"
+                cv2.imwrite(str(target), image)
+                reading = read_photo(target, side=side, models=models)
+                t["photos"] += 1
+                if isinstance(reading, Failure):
+                    t["failed"] += 1
+                    continue
+                guess = reading.guess
+                cells, unsure, wrong = _misread(reading.sheet, side)
+                t["cells"] += cells
+                t["empty"] += cells - len(unsure) - len(wrong)
+                t["unsure"] += len(unsure)
+                t["wrong"] += len(wrong)
+                wrong_cells[path.stem].extend(wrong)
+                coins_ok = guess.coins == 0 and guess.spent == 0
+                t["coins_ok"] += coins_ok
+                t["coins_silent"] += not coins_ok and not reading.doubtful_coins
+                t["stars"] += bool(guess.stars)
+                t["read"] += 1
+    head = (f"{'sheet':18} {'photos':>6} {'read':>5} {'empty':>7} {'?':>6} {'wrong':>6} {'coins ok':>8} "
+            f"{'coins silent':>12} {'stars':>5}")
+    print(head)
+    total: dict[str, float] = defaultdict(float)
+    for name, t in rows.items():
+        for k, v in t.items():
+            total[k] += v
+        _row(name, t)
+    _row("all", total)
+    for name, cells in wrong_cells.items():
+        common = sorted(set(cells), key=cells.count, reverse=True)[:8]
+        print(f"  {name}: confidently wrong {len(cells)}x, most often {', '.join(common)}")
+
+
+def _row(name: str, t: dict[str, float]) -> None:
+    cells = max(t["cells"], 1)
+    read = max(t["read"], 1)
+    print(f"{name:18} {int(t['photos']):6d} {int(t['read']):5d} {t['empty'] / cells:7.3f} "
+          f"{t['unsure'] / cells:6.3f} {t['wrong'] / cells:6.3f} {t['coins_ok'] / read:8.2f} "
+          f"{t['coins_silent'] / read:12.2f} {t['stars'] / read:5.2f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--photos", type=int, default=10,
+                    help="photos per reference sheet (the first is the flat image)")
+    ap.add_argument("--models", type=Path, default=None,
+                    help="model directory (default: the committed models)")
+    args = ap.parse_args()
+    if not REFERENCE.is_dir():
+        print(f"{REFERENCE} is absent: nothing to measure")
+        return
+    models = load_models(args.models) if args.models else default_models()
+    print(f"real blank sheets from {REFERENCE}, {args.photos} photo(s) each, models "
+          f"{args.models or 'committed'}")
+    evaluate(args.photos, models)
+
+
+if __name__ == "__main__":
+    main()
