@@ -25,6 +25,7 @@ from rules.sheet import Cell, Sheet, cells_label
 
 __all__ = [
     "EDICT_LETTERS",
+    "MONSTER_PENALTY_ADDS_OVER",
     "MONSTER_PENALTY_SEES",
     "GameScore",
     "Season",
@@ -99,6 +100,9 @@ class Season(StrEnum):
 MONSTER_PENALTY_SEES = "M."
 """The drawn symbols :func:`monster_penalty` tells apart (as a card's ``sees``): a living monster, an
 empty space, and anything else drawn (one class: filled, no monster)."""
+MONSTER_PENALTY_ADDS_OVER = "neighbourhood"
+"""The units the monster penalty adds up over (as a card's ``adds_over``): one term per space, which
+depends on that space and its four neighbours only."""
 
 
 def monster_penalty(sheet: Sheet) -> int:

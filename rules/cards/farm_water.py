@@ -18,7 +18,7 @@ def _touching(g: Grid, symbol: str, other: str) -> list[int]:
     return [i for i in range(N * N) if cells[i] == symbol and any(cells[n] == other for n in NEIGHBOURS[i])]
 
 
-@tells_apart("PW")
+@tells_apart("PW", adds_over="neighbourhood")
 def canal_lake(g: Grid) -> Outcome:
     """1 per water next to a farm + 1 per farm next to water; each space scores once."""
     water = _touching(g, WATER, FARM)
@@ -30,7 +30,7 @@ def canal_lake(g: Grid) -> Outcome:
     )
 
 
-@tells_apart("PW")
+@tells_apart("PW", adds_over="neighbourhood")
 def mages_valley(g: Grid) -> Outcome:
     """2 per water next to a mountain + 1 per farm next to a mountain."""
     water = _touching(g, WATER, MOUNTAIN)
@@ -45,7 +45,7 @@ def mages_valley(g: Grid) -> Outcome:
     )
 
 
-@tells_apart("PW")
+@tells_apart("PW", adds_over="neighbourhood")
 def golden_granary(g: Grid) -> Outcome:
     """1 per water next to a ruins space (filled or not) + 3 per farm drawn on a ruins space."""
     cells, ruins = g.cells, g.ruins
@@ -91,7 +91,7 @@ def craylund(g: Grid) -> Outcome:
     return Outcome(tuple(items), f"{count(len(items), 'farm cluster')} next to >=3 water spaces x 7")
 
 
-@tells_apart("PW")
+@tells_apart("PW", adds_over="neighbourhood")
 def ulems_wallow(g: Grid) -> Outcome:
     """4 per water space next to at least 2 farm spaces."""
     cells = g.cells
@@ -116,7 +116,7 @@ def clawsgrave_peaks(g: Grid) -> Outcome:
     return Outcome(items, f"{count(len(scored), 'mountain')} linked to a farm by water x 5")
 
 
-@tells_apart("PW")
+@tells_apart("PW", adds_over="column")
 def jorekburg(g: Grid) -> Outcome:
     """4 per column with equally many farm and water spaces, at least one of each."""
     cells = g.cells

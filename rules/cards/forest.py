@@ -14,7 +14,7 @@ def _row(r: int) -> str:
     return f"row {chr(65 + r)}"
 
 
-@tells_apart("F")
+@tells_apart("F", adds_over="cell")
 def sentinel_wood(g: Grid) -> Outcome:
     """1 per forest space on the map edge (a corner is one space, so it counts once)."""
     cells = [i for i in EDGE if g.cells[i] == FOREST]
@@ -22,7 +22,7 @@ def sentinel_wood(g: Grid) -> Outcome:
     return Outcome(items, f"{count(len(cells), 'forest space')} on the map edge x 1")
 
 
-@tells_apart("F")
+@tells_apart("F", adds_over="line")
 def greenbough(g: Grid) -> Outcome:
     """1 per row and 1 per column holding a forest space."""
     cells = g.cells
@@ -41,7 +41,7 @@ def greenbough(g: Grid) -> Outcome:
     )
 
 
-@tells_apart("F.")  # empty versus filled neighbours
+@tells_apart("F.", adds_over="neighbourhood")  # empty versus filled neighbours
 def treetower(g: Grid) -> Outcome:
     """1 per forest space whose every side is a filled space or the map edge."""
     cells, filled = g.cells, g.filled
@@ -101,7 +101,7 @@ def deepwood(g: Grid) -> Outcome:
     return Outcome(items, f"{count(len(items), 'forest cluster')} of >=5 away from villages x 6")
 
 
-@tells_apart("F")
+@tells_apart("F", adds_over="neighbourhood")
 def heart_of_the_forest(g: Grid) -> Outcome:
     """2 per forest space whose every side is forest or the map edge."""
     cells = g.cells
@@ -110,7 +110,7 @@ def heart_of_the_forest(g: Grid) -> Outcome:
     return Outcome(items, f"{count(len(hit), 'forest space')} surrounded by forest or the edge x 2")
 
 
-@tells_apart("F")
+@tells_apart("F", adds_over="row")
 def sleepy_valley(g: Grid) -> Outcome:
     """4 per row holding at least 3 forest spaces."""
     cells = g.cells

@@ -56,6 +56,8 @@ def _load() -> tuple[Mapping[str, ScoringCard], Mapping[str, str]]:
     cards: dict[str, ScoringCard] = {}
     index: dict[str, str] = {}
     for entry in raw["cards"]:
+        rule = _RULES[entry["id"]]
+        sees, adds_over = told_apart(rule)  # KeyError: a rule without @tells_apart
         card = ScoringCard(
             id=entry["id"],
             names=MappingProxyType(dict(entry["names"])),
@@ -65,8 +67,9 @@ def _load() -> tuple[Mapping[str, ScoringCard], Mapping[str, str]]:
             card_no=entry["card_no"],
             expansion=entry["expansion"],
             text=entry["rule"],
-            rule=_RULES[entry["id"]],
-            sees=told_apart(_RULES[entry["id"]]),  # KeyError: a rule without @tells_apart
+            rule=rule,
+            sees=sees,
+            adds_over=adds_over,
         )
         cards[card.id] = card
         for name in (card.id, *card.names.values(), *card.aliases):

@@ -6,14 +6,31 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from rules.cards._grid import LABELS, RC, Grid, N, SheetLike, grid_of
+from rules.cards._grid import COLS, DIAGONALS, LABELS, NEIGHBOURS, RC, ROWS, Grid, N, SheetLike, grid_of
 
-__all__ = ["DRAWN", "CardScore", "Category", "ScoreItem", "ScoringCard", "tells_apart"]
+__all__ = ["DRAWN", "UNITS", "CardScore", "Category", "ScoreItem", "ScoringCard", "tells_apart"]
 
 Cell = tuple[int, int]
 
 DRAWN = ".FVPWMHX"
 """Every symbol a drawn (not printed) space can hold: empty, the drawable terrains, destroyed."""
+
+
+def _units(lines: Iterable[Iterable[int]]) -> tuple[frozenset[Cell], ...]:
+    return tuple(frozenset(RC[i] for i in line) for line in lines)
+
+
+UNITS: Mapping[str, tuple[frozenset[Cell], ...]] = {
+    "map": _units([range(N * N)]),
+    "cell": _units((i,) for i in range(N * N)),
+    "neighbourhood": _units((i, *NEIGHBOURS[i]) for i in range(N * N)),
+    "row": _units(ROWS),
+    "column": _units(COLS),
+    "line": _units((*ROWS, *COLS)),
+    "diagonal": _units(DIAGONALS),  # the Broken Road's, from the left edge down-right
+}
+"""The units a rule's points can add up over (:func:`tells_apart`'s ``adds_over``): the points are a
+sum of terms, each depending on the cells of one unit only ("map": one term, the whole map)."""
 
 
 class Category(StrEnum):
@@ -113,30 +130,35 @@ def item(label: str, points: int, cells: Iterable[int]) -> ScoreItem:
 
 Rule = Callable[[Grid], Outcome]
 
-_TOLD_APART: dict[Rule, str] = {}
+_TOLD_APART: dict[Rule, tuple[str, str]] = {}
 
 
-def tells_apart(symbols: str) -> Callable[[Rule], Rule]:
-    """Declare the drawn symbols a rule tells apart; every other drawn symbol is one class to it.
+def tells_apart(symbols: str, *, adds_over: str = "map") -> Callable[[Rule], Rule]:
+    """Declare the drawn symbols a rule tells apart (every other drawn symbol is one class to it),
+    and the units its points add up over.
 
     A rule's points depend on a drawn space only through that space's class: ``@tells_apart("F.")``
     says forest, empty, and "anything else drawn" (village = farm = water = ... here).  Printed spaces
-    (mountain, wasteland) never change, so they need no class.  :mod:`rules.doubt` scores each card on
-    these classes alone; ``tests/rules/test_rules_doubt_projection.py`` checks every declaration.
-    When unsure, declare more symbols: a finer partition is always correct, only slower.
+    (mountain, wasteland) never change, so they need no class.  ``adds_over`` names :data:`UNITS`:
+    with ``"row"`` the points are a sum of one term per row, each depending on that row's cells only.
+    :mod:`rules.doubt` uses both to score unsure cells in small independent pieces;
+    ``tests/rules/test_rules_doubt_projection.py`` checks every declaration.  When unsure, declare
+    more symbols and ``"map"``: always correct, only slower.
     """
     if set(symbols) - set(DRAWN) or len(set(symbols)) != len(symbols):
         raise ValueError(f"tells_apart: {symbols!r} must be distinct symbols among {DRAWN!r}")
+    if adds_over not in UNITS:
+        raise ValueError(f"tells_apart: adds_over {adds_over!r} is not one of {sorted(UNITS)}")
 
     def declare(rule: Rule) -> Rule:
-        _TOLD_APART[rule] = symbols
+        _TOLD_APART[rule] = (symbols, adds_over)
         return rule
 
     return declare
 
 
-def told_apart(rule: Rule) -> str:
-    """The symbols `rule` was declared to tell apart (:func:`tells_apart`); raises KeyError if none."""
+def told_apart(rule: Rule) -> tuple[str, str]:
+    """What `rule` was declared with (:func:`tells_apart`): its symbols and units; KeyError if none."""
     return _TOLD_APART[rule]
 
 
@@ -168,6 +190,8 @@ class ScoringCard:
     sees : str
         The drawn symbols the rule tells apart (:func:`tells_apart`); the other drawn symbols are
         one class to it.  The default tells every drawn symbol apart (always correct).
+    adds_over : str
+        The :data:`UNITS` the points add up over; the default ``"map"`` is one term (always correct).
     """
 
     id: str
@@ -180,6 +204,7 @@ class ScoringCard:
     text: str
     rule: Rule
     sees: str = DRAWN
+    adds_over: str = "map"
 
     @property
     def name(self) -> str:

@@ -23,7 +23,7 @@ def _row(r: int) -> str:
     return f"row {chr(65 + r)}"
 
 
-@tells_apart(".")
+@tells_apart(".", adds_over="line")
 def borderlands(g: Grid) -> Outcome:
     """6 per completely filled row and per completely filled column."""
     items = [item(_row(r), 6, ROWS[r]) for r in range(N) if g.full_rows[r]]
@@ -60,7 +60,7 @@ def lost_barony(g: Grid) -> Outcome:
     )
 
 
-@tells_apart(".")
+@tells_apart(".", adds_over="diagonal")
 def broken_road(g: Grid) -> Outcome:
     """3 per completely filled down-right diagonal from the left edge to the bottom edge."""
     filled = g.filled
@@ -78,7 +78,7 @@ def broken_road(g: Grid) -> Outcome:
     return Outcome(items, f"{count(len(items), 'filled diagonal')} x 3")
 
 
-@tells_apart(".")
+@tells_apart(".", adds_over="neighbourhood")
 def cauldrons(g: Grid) -> Outcome:
     """1 per empty space whose every side is a filled space or the map edge."""
     cells, filled = g.cells, g.filled
@@ -87,7 +87,7 @@ def cauldrons(g: Grid) -> Outcome:
     return Outcome(items, f"{count(len(hit), 'enclosed empty space')} x 1")
 
 
-@tells_apart(".")  # mountains are printed
+@tells_apart(".", adds_over="line")  # mountains are printed
 def dwarvenholds(g: Grid) -> Outcome:
     """7 per completely filled row, and per completely filled column, holding a mountain."""
     cells = g.cells
@@ -108,14 +108,14 @@ def dwarvenholds(g: Grid) -> Outcome:
     )
 
 
-@tells_apart(".")
+@tells_apart(".", adds_over="column")
 def silos(g: Grid) -> Outcome:
     """10 per completely filled odd-numbered column (1, 3, ..., 11)."""
     items = tuple(item(f"column {c + 1}", 10, COLS[c]) for c in range(0, N, 2) if g.full_cols[c])
     return Outcome(items, f"{count(len(items), 'full odd-numbered column')} x 10")
 
 
-@tells_apart("FVPWMH")  # each terrain type in the row; empty and destroyed have none
+@tells_apart("FVPWMH", adds_over="row")  # each terrain type in the row; empty and destroyed have none
 def banded_hills(g: Grid) -> Outcome:
     """4 per row holding at least 5 different terrain types."""
     cells = g.cells
