@@ -9,8 +9,11 @@ Up to :data:`MAX_READINGS` combinations are scored jointly.  Above it each card 
 penalty) is scored on its own projection: a card tells only a few drawn symbols apart
 (:attr:`rules.cards.ScoringCard.sees`; a forest card cannot tell a village from a farm), so a cell
 whose plausible terrains fall in one class of that card cannot move it, and the others need one
-reading per class.  Every card's span is then exact; the total is exact when the cards that move
-share no unsure cell, else a bound (:attr:`Spread.bounded`).
+reading per class.  A card whose points add up over units (``adds_over``: rows, a space and its
+neighbours...) is scored piece by piece: unsure cells that share no unit move it independently, so
+its lowest is its guess plus the lowest change of each piece.  Every card's span is then exact; the
+total is exact when the numbers that move are moved by disjoint cells, else a bound
+(:attr:`Spread.bounded`).  The cap then holds for the readings each card scores.
 
 >>> from rules import Sheet
 >>> from rules.cards import find_card
@@ -28,9 +31,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules.cards.model import DRAWN
+from rules.cards.model import DRAWN, UNITS
 from rules.errors import SheetError
-from rules.season import MONSTER_PENALTY_SEES, Season, SeasonScore, monster_penalty, score_cards, score_season
+from rules.season import (
+    MONSTER_PENALTY_ADDS_OVER,
+    MONSTER_PENALTY_SEES,
+    Season,
+    SeasonScore,
+    monster_penalty,
+    score_cards,
+    score_season,
+)
 from rules.sheet import Cell, Sheet, Terrain, cell_label
 
 __all__ = ["MAX_READINGS", "Span", "Spread", "TooManyReadings", "score_spread"]
@@ -39,8 +50,8 @@ MAX_READINGS = 2048
 """Most readings :func:`score_spread` enumerates (eleven unsure cells with two plausible terrains each,
 or six with three).  Each reading costs one scoring of the cards (~0.45 ms for the four slowest on a
 dense sheet): the worst case measured 0.83 s median, 1.03 s worst for 2048 readings on a loaded 2-core
-machine (``python benchmarks/bench_rules_doubt.py ``).  Above it the same cap holds for each card's
-projected readings instead (see the module docstring)."""
+machine (``python benchmarks/bench_rules_doubt.py ``).  Above it the same cap holds for the readings
+each card (or group of cards with the same classes and units) scores, see the module docstring."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +94,8 @@ class Spread:
     season : Season or None
     bounded : bool
         True when `total` is only a bound (the lowest and highest of its parts added up, which no one
-        reading need reach): over the cap, when two moving parts share an unsure cell.  The other
-        spans are always exact.
+        reading need reach): over the cap, when two numbers that move share an unsure cell.  The
+        other spans are always exact.
     """
 
     cells: tuple[Cell, ...]
@@ -231,17 +242,20 @@ def score_spread(
 
 @dataclass(frozen=True, slots=True)
 class _Part:
-    """Cards (and perhaps the monster penalty) that tell the same drawn symbols apart, with the
-    unsure cells that can move them: per cell one reading per class, the guess's own first."""
+    """Cards (and perhaps the monster penalty) that tell the same drawn symbols apart and add up over
+    the same units, with the unsure cells that can move them (per cell one reading per class, the
+    guess's own first), split into pieces that no unit joins: the points move by a sum of one change
+    per piece, so each piece is scored on its own, the other cells kept as guessed."""
 
-    sees: str
     cards: list[Any]
     monsters: bool
     choices: dict[Cell, tuple[str, ...]]
+    pieces: list[tuple[Cell, ...]]
 
     @property
     def readings(self) -> int:
-        return math.prod(len(v) for v in self.choices.values())
+        """How many readings scoring the part takes: each piece's combinations."""
+        return sum(math.prod(len(self.choices[cell]) for cell in piece) for piece in self.pieces)
 
 
 def _classes(guess: Sheet, choices: Mapping[Cell, tuple[str, ...]], sees: str) -> dict[Cell, tuple[str, ...]]:
@@ -257,6 +271,43 @@ def _classes(guess: Sheet, choices: Mapping[Cell, tuple[str, ...]], sees: str) -
     return out
 
 
+def _pieces(cells: Iterable[Cell], units: Iterable[frozenset[Cell]]) -> list[tuple[Cell, ...]]:
+    """`cells` grouped so that cells sharing a unit share a group (row-major, groups by first cell)."""
+    parent = {cell: cell for cell in cells}
+
+    def root(cell: Cell) -> Cell:
+        while parent[cell] != cell:
+            parent[cell] = parent[parent[cell]]
+            cell = parent[cell]
+        return cell
+
+    for unit in units:
+        inside = [cell for cell in unit if cell in parent]
+        for cell in inside[1:]:
+            a, b = root(inside[0]), root(cell)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    groups: dict[Cell, list[Cell]] = {}
+    for cell in sorted(parent):
+        groups.setdefault(root(cell), []).append(cell)
+    return [tuple(group) for group in groups.values()]
+
+
+def _parts(guess: Sheet, choices: dict[Cell, tuple[str, ...]], cards: Sequence[Any]) -> list[_Part]:
+    """The cards grouped by classes and units (a card declaring neither: every symbol, whole map)."""
+    groups: dict[tuple[str, str], list[Any]] = {}
+    for card in cards:
+        key = (getattr(card, "sees", DRAWN), getattr(card, "adds_over", "map"))
+        groups.setdefault(key, []).append(card)
+    keys = [*groups, (MONSTER_PENALTY_SEES, MONSTER_PENALTY_ADDS_OVER)]
+    parts = []
+    for n, (sees, adds_over) in enumerate(keys):
+        moving = _classes(guess, choices, sees)
+        pieces = _pieces(moving, UNITS[adds_over])
+        parts.append(_Part(groups.get((sees, adds_over), []), n == len(groups), moving, pieces))
+    return parts
+
+
 def _projected_spread(
     guess: Sheet,
     choices: dict[Cell, tuple[str, ...]],
@@ -265,51 +316,46 @@ def _projected_spread(
     first_season: SeasonScore | None,
     cap: int,
 ) -> Spread | TooManyReadings:
-    """The spread over the cap: each group of cards with the same classes scored on its own."""
+    """The spread over the cap: each part scored on its own classes, piece by piece."""
     cells = tuple(choices)
     count = math.prod(len(v) for v in choices.values())
-    groups: dict[str, list[Any]] = {}
-    for card in cards:  # a card without declared classes tells every drawn symbol apart
-        groups.setdefault(getattr(card, "sees", DRAWN), []).append(card)
-    parts = [_Part(sees, members, False, _classes(guess, choices, sees)) for sees, members in groups.items()]
-    parts.append(_Part(MONSTER_PENALTY_SEES, [], True, _classes(guess, choices, MONSTER_PENALTY_SEES)))
+    parts = _parts(guess, choices, cards)
     if any(part.readings > cap for part in parts):
         return TooManyReadings(cells, count, cap)
-    points: dict[str, list[int]] = {card.id: [] for card in cards}
-    monsters: list[int] = []
-    moved_by: dict[str, frozenset[Cell]] = {}  # each number that moves: the cells that can move it
+    at_guess = {card.id: first.scores[card.id].points for card in cards} | {"monsters": first.monsters}
+    low, high = dict(at_guess), dict(at_guess)
+    moved_by: dict[str, set[Cell]] = {name: set() for name in at_guess}  # the cells that move each
     for part in parts:
-        at = tuple(part.choices)
-        for combo in itertools.product(*part.choices.values()):
-            sheet = guess.replace(dict(zip(at, combo, strict=True)))
-            for card in part.cards:
-                points[card.id].append(card.score(sheet).points)
-            if part.monsters:
-                monsters.append(monster_penalty(sheet))
-        for card in part.cards:
-            moved_by[card.id] = frozenset(at)
-        if part.monsters:
-            moved_by["monsters"] = frozenset(at)
-    spans = {card_id: Span.of(values) for card_id, values in points.items()}
-    monster_span = Span.of(monsters)
-    if first_season is not None:
-        counted = [card.id for card, _ in first_season.edicts.values()]
-    else:
-        counted = list(spans)
-    parts_of_total = [(spans[i], moved_by[i]) for i in counted] + [(monster_span, moved_by["monsters"])]
-    moving = [cells_ for span, cells_ in parts_of_total if not span.certain]
-    # Parts moved by disjoint cells move independently: then some reading reaches each end of the sum.
-    exact = sum(len(c) for c in moving) == len(frozenset().union(*moving))
+        names = [card.id for card in part.cards] + (["monsters"] if part.monsters else [])
+        for piece in part.pieces:
+            changes: dict[str, list[int]] = {name: [] for name in names}
+            for combo in itertools.product(*(part.choices[cell] for cell in piece)):
+                sheet = guess.replace(dict(zip(piece, combo, strict=True)))
+                for card in part.cards:
+                    changes[card.id].append(card.score(sheet).points - at_guess[card.id])
+                if part.monsters:
+                    changes["monsters"].append(monster_penalty(sheet) - at_guess["monsters"])
+            for name, values in changes.items():  # the guess is among them: 0 always is
+                low[name] += min(values)
+                high[name] += max(values)
+                if min(values) != max(values):
+                    moved_by[name].update(piece)
+    spans = {name: Span(low[name], high[name]) for name in at_guess}
+    counted = [card.id for card, _ in first_season.edicts.values()] if first_season else [c.id for c in cards]
+    counted.append("monsters")
+    moving = [moved_by[name] for name in counted if not spans[name].certain]
+    # Numbers moved by disjoint cells move independently: then some reading reaches each end of the sum.
+    exact = sum(len(c) for c in moving) == len(set().union(*moving))
     total = Span(
-        first.coins + sum(span.low for span, _ in parts_of_total),
-        first.coins + sum(span.high for span, _ in parts_of_total),
+        first.coins + sum(spans[name].low for name in counted),
+        first.coins + sum(spans[name].high for name in counted),
     )
     return Spread(
         cells=cells,
         readings=count,
-        cards=spans,
+        cards={card.id: spans[card.id] for card in cards},
         coins=Span(first.coins, first.coins),
-        monsters=monster_span,
+        monsters=spans["monsters"],
         total=total,
         season=first_season.season if first_season is not None else None,
         bounded=not exact,

@@ -1,9 +1,10 @@
 """rules.doubt over the cap: each card scored on its own classes of drawn symbols.
 
-Two things are checked.  First, every card's declared classes (``ScoringCard.sees``, from
-``@tells_apart`` next to each rule) and the monster penalty's (``MONSTER_PENALTY_SEES``) are right:
-on random sheets, redrawing any drawn cells with other symbols of the same class never changes the
-points.  Second, the spread over the cap agrees with scoring every reading jointly (a larger cap):
+Two things are checked.  First, every card's declarations (``@tells_apart`` next to each rule) and
+the monster penalty's (``MONSTER_PENALTY_SEES``, ``MONSTER_PENALTY_ADDS_OVER``) are right: on random
+sheets, redrawing drawn cells with other symbols of the same class never changes the points, and
+the change redrawing some cells makes does not depend on cells that share no unit with them.
+Second, the spread over the cap agrees with scoring every reading jointly (a larger cap):
 the same card and monster spans, and a total that is the same or, when flagged ``bounded``, wider.
 Known answers over the cap are in ``tests/data/rules/doubt/over_cap.cases`` (run by
 ``test_rules_doubt.py``).
@@ -18,13 +19,19 @@ from hypothesis import strategies as st
 
 from rules import Sheet
 from rules.cards import CARDS, find_card
-from rules.cards.model import DRAWN
+from rules.cards.model import DRAWN, UNITS
 from rules.doubt import MAX_READINGS, Spread, TooManyReadings, score_spread
-from rules.season import MONSTER_PENALTY_SEES, monster_penalty, score_cards, score_season
+from rules.season import (
+    MONSTER_PENALTY_ADDS_OVER,
+    MONSTER_PENALTY_SEES,
+    monster_penalty,
+    score_cards,
+    score_season,
+)
 
 N = 11
-# Symbol pools a grid is drawn from: one balanced, the others heavy in one terrain so that large
-# clusters (Deepwood's five forests, Wildholds' six villages) and long water runs turn up too.
+# Symbol pools a grid is drawn from: one balanced, the others heavy in one kind so that large clusters
+# (Deepwood's five forests, Wildholds' six villages), long water runs and full lines turn up too.
 POOLS = (
     "......FFFFVVVVPPPWWWMM^HH-X",
     "FFFFFFFFV.PM^",
@@ -33,6 +40,7 @@ POOLS = (
     "PPPPWWWWF.V^",
     "PPPWW.",
     "....FVM-X",
+    "FFVVPPWWMH^-X",  # no empty space: full rows, columns and diagonals
 )
 
 Points = Callable[[Sheet], int]
@@ -41,6 +49,9 @@ PARTS: dict[str, tuple[str, Points]] = {
     **{i: (card.sees, lambda sheet, card=card: card.score(sheet).points) for i, card in CARDS.items()},
     "monsters": (MONSTER_PENALTY_SEES, monster_penalty),
 }
+# And the units each adds up over.
+ADDS_OVER: dict[str, str] = {i: card.adds_over for i, card in CARDS.items()}
+ADDS_OVER["monsters"] = MONSTER_PENALTY_ADDS_OVER
 
 
 def same_class(symbol: str, sees: str) -> str:
@@ -76,9 +87,10 @@ def grids(draw: st.DrawFn) -> tuple[str, list[tuple[int, int]]]:
 
 
 def test_every_part_declares_classes_of_drawn_symbols() -> None:
-    assert len(PARTS) == 33
+    assert len(PARTS) == len(ADDS_OVER) == 33
     for name, (sees, _) in PARTS.items():
         assert sees and set(sees) <= set(DRAWN) and len(set(sees)) == len(sees), name
+        assert ADDS_OVER[name] in UNITS, name
 
 
 def test_the_check_catches_a_partition_too_coarse() -> None:
@@ -107,6 +119,66 @@ def test_redrawing_within_a_class_never_changes_the_points(
         if before != after:
             moved[name] = (before, after)
     assert not moved, f"redrawn within their classes, these parts scored differently: {moved}"
+
+
+def redrawn_cells(grid: str, cells: set[int], picks: list[int]) -> str:
+    """`grid` with each drawn cell of `cells` given any drawn symbol; pick 0 keeps it."""
+    return "".join(
+        DRAWN[pick - 1] if i in cells and pick and ch in DRAWN else ch
+        for i, (ch, pick) in enumerate(zip(grid, picks, strict=True))
+    )
+
+
+def apart_from(cells: set[int], units: str) -> set[int]:
+    """The flat cells that share no unit with any of `cells`."""
+    joined = {r * N + c for unit in UNITS[units] if any(divmod(i, N) in unit for i in cells) for r, c in unit}
+    return set(range(N * N)) - joined - cells
+
+
+def test_the_check_catches_units_too_coarse() -> None:
+    """Declared as adding up over rows, Greenbough would miss its column term: a forest on A1 is worth
+    2 (row A, column 1) alone but 1 beside a forest on C1, a cell sharing no row with A1."""
+    grid = "." * (N * N)
+    picks = [0] * (N * N)
+    picks[0] = picks[2 * N] = 1 + DRAWN.index("F")
+    there = apart_from({0}, "row")
+    assert 2 * N in there and 1 not in there  # C1 is apart from A1 by rows, A2 is not
+    both = redrawn_cells(redrawn_cells(grid, {0}, picks), there, picks)
+    b = redrawn_cells(grid, there, picks)
+    greenbough = find_card("greenbough")
+
+    def points(g: str) -> int:
+        return greenbough.score(sheet_of(g, [])).points
+
+    assert (points(redrawn_cells(grid, {0}, picks)), points(both) - points(b)) == (2, 1)
+    assert 2 * N not in apart_from({0}, greenbough.adds_over)  # the declared lines join A1 and C1
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    data=grids(),
+    here=st.sets(st.integers(0, N * N - 1), min_size=1, max_size=6),
+    picks=st.lists(st.integers(0, len(DRAWN)), min_size=N * N, max_size=N * N),
+)
+def test_points_add_up_over_the_declared_units(
+    data: tuple[str, list[tuple[int, int]]], here: set[int], picks: list[int]
+) -> None:
+    """Redraw some cells (A) and, apart, every cell sharing no unit with them (B): the change A makes
+    is the same with or without B's change.  That is what lets rules.doubt score them on their own."""
+    grid, ruins = data
+    moved = {}
+    for name, (_, points) in PARTS.items():
+        units = ADDS_OVER[name]
+        if units == "map":
+            continue
+        there = apart_from(here, units)
+        a, b = redrawn_cells(grid, here, picks), redrawn_cells(grid, there, picks)
+        both = redrawn_cells(a, there, picks)
+        change_alone = points(sheet_of(a, ruins)) - points(sheet_of(grid, ruins))
+        change_with_b = points(sheet_of(both, ruins)) - points(sheet_of(b, ruins))
+        if change_alone != change_with_b:
+            moved[name] = (change_alone, change_with_b)
+    assert not moved, f"these parts do not add up over their units: {moved}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -158,7 +230,8 @@ def test_over_the_cap_agrees_with_every_reading_scored(
 
 def test_cells_no_card_tells_apart_settle_any_number_of_readings() -> None:
     """Twelve inner cells each village or farm: 4096 readings, but Sentinel Wood, Borderlands and the
-    monster penalty see no difference, so the photo's score is certain; Banded Hills still sees one."""
+    monster penalty see no difference, so the photo's score is certain; Greengold Plains (village
+    clusters, over the whole map) still sees 4096, Banded Hills (row by row) only 2 x 64."""
     guess = Sheet.blank("A").replace({(0, 0): "F", (0, 1): "F"})
     cells = [(r, c) for r in (4, 6) for c in (1, 2, 4, 5, 6, 7)]
     guess = guess.replace(dict.fromkeys(cells, "V"))
@@ -168,8 +241,10 @@ def test_cells_no_card_tells_apart_settle_any_number_of_readings() -> None:
     assert isinstance(spread, Spread) and spread.readings == 2**12 > MAX_READINGS
     assert spread.certain and not spread.bounded
     assert spread.total.low == score_cards(guess, cards).total
-    over = score_spread(guess, unsure, [*cards, find_card("banded_hills")])
+    over = score_spread(guess, unsure, [*cards, find_card("greengold_plains")])
     assert isinstance(over, TooManyReadings) and not over and over.readings == 2**12
+    rows = score_spread(guess, unsure, [*cards, find_card("banded_hills")])
+    assert isinstance(rows, Spread) and rows.certain
 
 
 def test_a_bound_over_the_cap_says_so_and_counts_only_the_seasons_edicts() -> None:
