@@ -131,7 +131,8 @@ class Spread:
 
 @dataclass(frozen=True, slots=True)
 class TooManyReadings:
-    """Falsy: the unsure cells allow more readings than the cap, so none were scored."""
+    """Falsy: the unsure cells allow more readings than the cap, even for some card (or the monster
+    penalty) scored alone on its own classes, so none were scored.  `readings` counts them all."""
 
     cells: tuple[Cell, ...]
     readings: int
