@@ -11,9 +11,10 @@ penalty) is scored on its own projection: a card tells only a few drawn symbols 
 whose plausible terrains fall in one class of that card cannot move it, and the others need one
 reading per class.  A card whose points add up over units (``adds_over``: rows, a space and its
 neighbours...) is scored piece by piece: unsure cells that share no unit move it independently, so
-its lowest is its guess plus the lowest change of each piece.  Every card's span is then exact; the
-total is exact when the numbers that move are moved by disjoint cells, else a bound
-(:attr:`Spread.bounded`).  The cap then holds for the readings each card scores.
+its lowest is its guess plus the lowest change of each piece.  Every card's span is then exact.  The
+total adds up numbers moved by disjoint cells; numbers moved by shared cells are scored together
+when that takes at most the cap, else their spans are added up, a bound (:attr:`Spread.bounded`).
+The cap then holds for the readings each card scores.
 
 >>> from rules import Sheet
 >>> from rules.cards import find_card
@@ -94,8 +95,8 @@ class Spread:
     season : Season or None
     bounded : bool
         True when `total` is only a bound (the lowest and highest of its parts added up, which no one
-        reading need reach): over the cap, when two numbers that move share an unsure cell.  The
-        other spans are always exact.
+        reading need reach): over the cap, when numbers that move share unsure cells allowing more
+        than the cap readings together.  The other spans are always exact.
     """
 
     cells: tuple[Cell, ...]
@@ -248,6 +249,7 @@ class _Part:
     guess's own first), split into pieces that no unit joins: the points move by a sum of one change
     per piece, so each piece is scored on its own, the other cells kept as guessed."""
 
+    sees: str
     cards: list[Any]
     monsters: bool
     choices: dict[Cell, tuple[str, ...]]
@@ -257,6 +259,24 @@ class _Part:
     def readings(self) -> int:
         """How many readings scoring the part takes: each piece's combinations."""
         return sum(math.prod(len(self.choices[cell]) for cell in piece) for piece in self.pieces)
+
+    @property
+    def names(self) -> list[str]:
+        """The numbers it reports: card ids, and ``"monsters"`` for the monster penalty."""
+        return [card.id for card in self.cards] + (["monsters"] if self.monsters else [])
+
+    def values(self, sheet: Sheet) -> dict[str, int]:
+        """Its numbers on `sheet`."""
+        out = {card.id: int(card.score(sheet).points) for card in self.cards}
+        if self.monsters:
+            out["monsters"] = monster_penalty(sheet)
+        return out
+
+    def value(self, name: str, sheet: Sheet) -> int:
+        """One of its numbers on `sheet`."""
+        if name == "monsters":
+            return monster_penalty(sheet)
+        return int(next(card for card in self.cards if card.id == name).score(sheet).points)
 
 
 def _classes(guess: Sheet, choices: Mapping[Cell, tuple[str, ...]], sees: str) -> dict[Cell, tuple[str, ...]]:
@@ -305,7 +325,7 @@ def _parts(guess: Sheet, choices: dict[Cell, tuple[str, ...]], cards: Sequence[A
     for n, (sees, adds_over) in enumerate(keys):
         moving = _classes(guess, choices, sees)
         pieces = _pieces(moving, UNITS[adds_over])
-        parts.append(_Part(groups.get((sees, adds_over), []), n == len(groups), moving, pieces))
+        parts.append(_Part(sees, groups.get((sees, adds_over), []), n == len(groups), moving, pieces))
     return parts
 
 
@@ -317,7 +337,7 @@ def _projected_spread(
     first_season: SeasonScore | None,
     cap: int,
 ) -> Spread | TooManyReadings:
-    """The spread over the cap: each part scored on its own classes, piece by piece."""
+    """The spread over the cap: each part scored on its own classes, piece by piece; then the total."""
     cells = tuple(choices)
     count = math.prod(len(v) for v in choices.values())
     parts = _parts(guess, choices, cards)
@@ -325,39 +345,73 @@ def _projected_spread(
         return TooManyReadings(cells, count, cap)
     at_guess = {card.id: first.scores[card.id].points for card in cards} | {"monsters": first.monsters}
     low, high = dict(at_guess), dict(at_guess)
-    moved_by: dict[str, set[Cell]] = {name: set() for name in at_guess}  # the cells that move each
+    moving: list[tuple[str, tuple[Cell, ...], int, int]] = []  # each number's pieces that move it
     for part in parts:
-        names = [card.id for card in part.cards] + (["monsters"] if part.monsters else [])
         for piece in part.pieces:
-            changes: dict[str, list[int]] = {name: [] for name in names}
+            changes: dict[str, list[int]] = {name: [] for name in part.names}
             for combo in itertools.product(*(part.choices[cell] for cell in piece)):
                 sheet = guess.replace(dict(zip(piece, combo, strict=True)))
-                for card in part.cards:
-                    changes[card.id].append(card.score(sheet).points - at_guess[card.id])
-                if part.monsters:
-                    changes["monsters"].append(monster_penalty(sheet) - at_guess["monsters"])
+                for name, value in part.values(sheet).items():
+                    changes[name].append(value - at_guess[name])
             for name, values in changes.items():  # the guess is among them: 0 always is
                 low[name] += min(values)
                 high[name] += max(values)
                 if min(values) != max(values):
-                    moved_by[name].update(piece)
+                    moving.append((name, piece, min(values), max(values)))
     spans = {name: Span(low[name], high[name]) for name in at_guess}
     counted = [card.id for card, _ in first_season.edicts.values()] if first_season else [c.id for c in cards]
     counted.append("monsters")
-    moving = [moved_by[name] for name in counted if not spans[name].certain]
-    # Numbers moved by disjoint cells move independently: then some reading reaches each end of the sum.
-    exact = sum(len(c) for c in moving) == len(set().union(*moving))
-    total = Span(
-        first.coins + sum(spans[name].low for name in counted),
-        first.coins + sum(spans[name].high for name in counted),
-    )
+    by_name = {name: part for part in parts for name in part.names}
+    counted_moving = [m for m in moving if m[0] in counted]
+    change, exact = _total_change(guess, choices, counted_moving, by_name, at_guess, cap)
+    at_total = first.coins + sum(at_guess[name] for name in counted)
     return Spread(
         cells=cells,
         readings=count,
         cards={card.id: spans[card.id] for card in cards},
         coins=Span(first.coins, first.coins),
         monsters=spans["monsters"],
-        total=total,
+        total=Span(at_total + change.low, at_total + change.high),
         season=first_season.season if first_season is not None else None,
         bounded=not exact,
     )
+
+
+def _total_change(
+    guess: Sheet,
+    choices: dict[Cell, tuple[str, ...]],
+    moving: list[tuple[str, tuple[Cell, ...], int, int]],
+    parts: Mapping[str, _Part],
+    at_guess: Mapping[str, int],
+    cap: int,
+) -> tuple[Span, bool]:
+    """How far the moving pieces of the counted numbers move the total, and whether that is exact.
+
+    Pieces sharing cells are merged; merged groups share no cell, so they move the total
+    independently and their lowest and highest changes add up.  A group of one piece is exact; a
+    larger one is scored jointly on the classes of every number in it when that takes at most `cap`
+    readings (all groups together), else its pieces' changes are added up: a bound.
+    """
+    groups = _pieces({cell for _, piece, _, _ in moving for cell in piece}, [frozenset(m[1]) for m in moving])
+    low = high = 0
+    exact, budget = True, cap
+    for group in groups:
+        inside = [m for m in moving if m[1][0] in group]
+        names = sorted({name for name, _, _, _ in inside})
+        sees = "".join(sorted({symbol for name in names for symbol in parts[name].sees}))
+        classes = _classes(guess, {cell: choices[cell] for cell in group}, sees)
+        readings = math.prod(len(v) for v in classes.values())
+        if len(inside) == 1 or readings > budget:
+            exact = exact and len(inside) == 1
+            low += sum(m[2] for m in inside)
+            high += sum(m[3] for m in inside)
+            continue
+        budget -= readings
+        at = tuple(classes)
+        totals = []
+        for combo in itertools.product(*classes.values()):
+            sheet = guess.replace(dict(zip(at, combo, strict=True)))
+            totals.append(sum(parts[name].value(name, sheet) - at_guess[name] for name in names))
+        low += min(totals)
+        high += max(totals)
+    return Span(low, high), exact

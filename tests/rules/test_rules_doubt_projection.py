@@ -248,26 +248,23 @@ def test_cells_no_card_tells_apart_settle_any_number_of_readings() -> None:
 
 
 def test_a_bound_over_the_cap_says_so_and_counts_only_the_seasons_edicts() -> None:
-    """A3 forest or village moves Sentinel Wood (0 or 1 more) and Caravansary (2 or 0) at once: added
-    up card by card the total is a bound, wider than any reading reaches; eleven water-or-farm cells
-    push the readings over the cap without moving any of these cards."""
-    base = Sheet.blank("custom").replace({(0, 0): "F", (0, 1): "F", (0, 2): "F"})
-    filler = [(r, c) for r in (4, 6) for c in range(1, 10, 2)] + [(8, 5)]
-    guess = base.replace(dict.fromkeys(filler, "W"))
-    unsure = {(0, 2): "FV", **dict.fromkeys(filler, "WP")}
+    """A3-A9 forest, village or farm move Sentinel Wood and Caravansary at once; scored together they
+    need 3**7 readings, over the cap, so their spans add up to a bound on the total."""
+    guess = Sheet.blank("custom").replace({(0, c): "F" for c in range(9)})
+    unsure = {(0, c): "FVP" for c in range(2, 9)}
     cards = [find_card(i) for i in ("sentinel_wood", "caravansary")]
     spread = score_spread(guess, unsure, cards)
-    assert isinstance(spread, Spread) and spread.readings == 2**12 and spread.bounded
-    assert (str(spread.cards["sentinel_wood"]), str(spread.cards["caravansary"])) == ("2 to 3", "0 to 2")
-    assert str(spread.total) == "2 to 5"  # the readings themselves reach only 3 or 4
+    assert isinstance(spread, Spread) and spread.readings == 3**7 and spread.bounded
+    assert (str(spread.cards["sentinel_wood"]), str(spread.cards["caravansary"])) == ("2 to 9", "0 to 8")
+    assert str(spread.total) == "2 to 17"  # the readings themselves reach 2 to 10
     assert spread.describe() == (
-        "the total would be within 2 to 5 (a bound, each card weighed on its own: "
-        "sentinel_wood 2 to 3, caravansary 0 to 2)"
+        "the total would be within 2 to 17 (a bound, each card weighed on its own: "
+        "sentinel_wood 2 to 9, caravansary 0 to 8)"
     )
     # Summer scores edicts B and C only: Sentinel Wood (A) still moves, but only Caravansary moves the
     # total, so the total is exact.
     four = [*cards, find_card("borderlands"), find_card("canal_lake")]
     season = score_spread(guess, unsure, four, "summer")
     assert isinstance(season, Spread) and not season.bounded and not season.certain
-    assert str(season.total) == "0 to 2" and str(season.cards["sentinel_wood"]) == "2 to 3"
+    assert str(season.total) == "0 to 8" and str(season.cards["sentinel_wood"]) == "2 to 9"
     assert season.total.low == score_season(guess, four, "summer").total
