@@ -337,33 +337,60 @@ def _projected_spread(
     first_season: SeasonScore | None,
     cap: int,
 ) -> Spread | TooManyReadings:
-    """The spread over the cap: each part scored on its own classes, piece by piece; then the total."""
+    """The spread over the cap.
+
+    Every part's pieces are merged where they share cells; merged groups share no cell, so every
+    number moves by a sum of independent changes, one per group.  A group is scored jointly, on the
+    classes of every part in it, while that takes at most `cap` readings (all groups together): exact
+    for every number and the total.  Past that, each part scores its pieces in the group on its own
+    (exact for each number), and :func:`_total_change` adds up what they do to the total.
+    """
     cells = tuple(choices)
     count = math.prod(len(v) for v in choices.values())
     parts = _parts(guess, choices, cards)
     if any(part.readings > cap for part in parts):
         return TooManyReadings(cells, count, cap)
     at_guess = {card.id: first.scores[card.id].points for card in cards} | {"monsters": first.monsters}
+    counted = [card.id for card, _ in first_season.edicts.values()] if first_season else [c.id for c in cards]
+    counted.append("monsters")
     low, high = dict(at_guess), dict(at_guess)
-    moving: list[tuple[str, tuple[Cell, ...], int, int]] = []  # each number's pieces that move it
-    for part in parts:
-        for piece in part.pieces:
-            changes: dict[str, list[int]] = {name: [] for name in part.names}
-            for combo in itertools.product(*(part.choices[cell] for cell in piece)):
-                sheet = guess.replace(dict(zip(piece, combo, strict=True)))
-                for name, value in part.values(sheet).items():
-                    changes[name].append(value - at_guess[name])
+    total_low = total_high = 0
+    budget = cap
+    moving: list[tuple[str, tuple[Cell, ...], int, int]] = []  # counted numbers' pieces scored apart
+    pieces = [(part, piece) for part in parts for piece in part.pieces]
+    for group in _pieces(choices, [frozenset(piece) for _, piece in pieces]):
+        inside = [(part, piece) for part, piece in pieces if piece[0] in group]
+        if not inside:
+            continue
+        sees = "".join(sorted({symbol for part, _ in inside for symbol in part.sees}))
+        classes = _classes(guess, {cell: choices[cell] for cell in group}, sees)
+        readings = math.prod(len(v) for v in classes.values())
+        together = len(inside) > 1 and readings <= budget
+        if together:
+            budget -= readings
+            jobs = [(list({id(part): part for part, _ in inside}.values()), tuple(classes), classes)]
+        else:  # each part's pieces on their own (one piece alone: the same thing)
+            jobs = [([part], piece, {cell: part.choices[cell] for cell in piece}) for part, piece in inside]
+        for job_parts, at, options in jobs:
+            changes: dict[str, list[int]] = {name: [] for part in job_parts for name in part.names}
+            totals = []
+            for combo in itertools.product(*(options[cell] for cell in at)):
+                sheet = guess.replace(dict(zip(at, combo, strict=True)))
+                for part in job_parts:
+                    for name, value in part.values(sheet).items():
+                        changes[name].append(value - at_guess[name])
+                totals.append(sum(changes[name][-1] for name in changes if name in counted))
             for name, values in changes.items():  # the guess is among them: 0 always is
                 low[name] += min(values)
                 high[name] += max(values)
-                if min(values) != max(values):
-                    moving.append((name, piece, min(values), max(values)))
-    spans = {name: Span(low[name], high[name]) for name in at_guess}
-    counted = [card.id for card, _ in first_season.edicts.values()] if first_season else [c.id for c in cards]
-    counted.append("monsters")
+                if not together and name in counted and min(values) != max(values):
+                    moving.append((name, at, min(values), max(values)))
+            if together:
+                total_low += min(totals)
+                total_high += max(totals)
     by_name = {name: part for part in parts for name in part.names}
-    counted_moving = [m for m in moving if m[0] in counted]
-    change, exact = _total_change(guess, choices, counted_moving, by_name, at_guess, cap)
+    change, exact = _total_change(guess, choices, moving, by_name, at_guess, budget)
+    spans = {name: Span(low[name], high[name]) for name in at_guess}
     at_total = first.coins + sum(at_guess[name] for name in counted)
     return Spread(
         cells=cells,
@@ -371,7 +398,7 @@ def _projected_spread(
         cards={card.id: spans[card.id] for card in cards},
         coins=Span(first.coins, first.coins),
         monsters=spans["monsters"],
-        total=Span(at_total + change.low, at_total + change.high),
+        total=Span(at_total + total_low + change.low, at_total + total_high + change.high),
         season=first_season.season if first_season is not None else None,
         bounded=not exact,
     )
@@ -383,18 +410,18 @@ def _total_change(
     moving: list[tuple[str, tuple[Cell, ...], int, int]],
     parts: Mapping[str, _Part],
     at_guess: Mapping[str, int],
-    cap: int,
+    budget: int,
 ) -> tuple[Span, bool]:
     """How far the moving pieces of the counted numbers move the total, and whether that is exact.
 
     Pieces sharing cells are merged; merged groups share no cell, so they move the total
     independently and their lowest and highest changes add up.  A group of one piece is exact; a
-    larger one is scored jointly on the classes of every number in it when that takes at most `cap`
+    larger one is scored jointly on the classes of every number in it when that takes at most `budget`
     readings (all groups together), else its pieces' changes are added up: a bound.
     """
     groups = _pieces({cell for _, piece, _, _ in moving for cell in piece}, [frozenset(m[1]) for m in moving])
     low = high = 0
-    exact, budget = True, cap
+    exact = True
     for group in groups:
         inside = [m for m in moving if m[1][0] in group]
         names = sorted({name for name, _, _, _ in inside})
