@@ -45,7 +45,6 @@ PAPER_VARIANTS = 8  # cached parchment textures per side and theme
 # coin and an embossed centre, fluted or striped columns, so that a printed coin or ruin never looks
 # like a player's mark to the classifier.
 PRINT_LOOKS = 3
-RUIN_SCALE = 1.2  # the detailed looks' ruins icon, relative to the plain one (about the cell centre)
 
 
 @dataclass(frozen=True)
@@ -456,13 +455,7 @@ def _ruins(
 ) -> None:
     """Column icon: a whole fluted column on the left, a broken one on the right, each on its base.
 
-    Look 1 prints it darker with more flutes, look 2 with fine vertical shading in both shafts; both
-    print it larger (the publisher's icon fills most of its cell)."""
-    if look:
-        k = RUIN_SCALE
-        shift = lay.ppc * (1 - k)
-        lay = Layout(lay.ppc * k, lay.ox + (c + 0.5) * shift, lay.oy + (r + 0.55) * shift,
-                     lay.width, lay.height)
+    Look 1 prints it darker with more flutes, look 2 with fine vertical shading in both shafts."""
     x, y = c + 0.2, r + 0.22
     w = 0.03 if look != 2 else 0.02
     if look == 1:
