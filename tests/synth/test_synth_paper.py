@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pytest
 
@@ -281,52 +279,3 @@ def test_coin_circles_are_printed_at_the_geometry_centres() -> None:
         assert r > 170 and b < 120 and r > g > b, (x, y)  # gold
     assert np.allclose(page.corners[0], page.grid_origin)
     assert np.allclose(page.corners[2], np.asarray(page.grid_origin) + 11 * PPC)
-
-
-@pytest.mark.parametrize("theme", ["color", "printfriendly"])
-def test_print_looks_change_only_the_printed_coins_and_ruins(theme: str) -> None:
-    from models.synth.printed import PRINT_LOOKS, printed_blank
-    from rules.sides import printed_side
-
-    printed = printed_side("A")
-    args = ("A", theme, float(PPC), 0, frozenset(printed.mountains), frozenset(printed.wasteland),
-            frozenset(printed.ruins))
-    plain = printed_blank(*args, 0)
-    lay = plain.layout
-    differs = np.zeros(plain.image.shape[:2], bool)
-    for look in range(1, PRINT_LOOKS):
-        differs |= (np.abs(printed_blank(*args, look).image.astype(int) - plain.image).max(axis=2) > 8)
-    allowed = np.zeros_like(differs)
-    x0, y0, x1, y1 = geometry().coin_band
-    (px0, py0), (px1, py1) = lay.px([(x0, y0), (x1, y1)]).round().astype(int)
-    allowed[max(py0 - 2, 0):py1 + 2, max(px0 - 2, 0):px1 + 2] = True
-    for r, c in printed.ruins:
-        (cx0, cy0), (cx1, cy1) = lay.px([(c, r), (c + 1, r + 1)]).round().astype(int)
-        allowed[cy0:cy1, cx0:cx1] = True
-    assert not (differs & ~allowed).any()
-    ruin_r, ruin_c = sorted(printed.ruins)[0]
-    (rx0, ry0), (rx1, ry1) = lay.px([(ruin_c, ruin_r), (ruin_c + 1, ruin_r + 1)]).round().astype(int)
-    assert differs[ry0:ry1, rx0:rx1].any()  # the ruins icon itself changed
-    if theme == "color":
-        assert differs[max(py0, 0):py1, max(px0, 0):px1].any()  # and the coins
-
-
-def test_eval_pages_keep_the_plain_print_look(monkeypatch: pytest.MonkeyPatch) -> None:
-    import models.synth.paper as paper
-
-    looks: list[int] = []
-    original = paper.printed_blank
-
-    def spy(*args: Any) -> Any:
-        looks.append(int(args[-1]))
-        return original(*args)
-
-    monkeypatch.setattr(paper, "printed_blank", spy)
-    for seed in range(12):
-        render_page(Sheet.blank("A"), np.random.default_rng(seed), ppc=PPC, split="eval")
-        render_page(Sheet.blank("A"), np.random.default_rng(seed), ppc=PPC, split="params")
-    assert set(looks) == {0}
-    looks.clear()
-    for seed in range(12):
-        render_page(Sheet.blank("A"), np.random.default_rng(seed), ppc=PPC, split="train")
-    assert len(set(looks)) > 1
