@@ -16,7 +16,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from models.synth import draw
-from models.synth.printed import PAPER_VARIANTS, PRINT_LOOKS, THEMES, Layout, printed_blank
+from models.synth.printed import PAPER_VARIANTS, THEMES, Layout, printed_blank
 from models.synth.strokes import Canvas, grain_texture
 from models.synth.style import DrawStyle
 from scanner.geometry import COIN_COUNT, GRID_SIZE, geometry
@@ -191,10 +191,7 @@ def render_page(
     wasteland = frozenset((r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if grid[r][c] == "-")
     side = str(sheet.side)
     variant = int(rng.integers(0, 4 * PAPER_VARIANTS))
-    # the detailed print looks are training data only: eval pages keep their exact sequence of draws
-    print_look = int(rng.integers(0, PRINT_LOOKS)) if split == "train" else 0
-    blank = printed_blank(side, theme, float(ppc), variant, mountains, wasteland, frozenset(sheet.ruins),
-                          print_look)
+    blank = printed_blank(side, theme, float(ppc), variant, mountains, wasteland, frozenset(sheet.ruins))
     lay: Layout = blank.layout
     gh, gw = blank.image.shape[:2]
     grain = grain_texture((gh + 32, gw + 32), int(rng.integers(0, GRAIN_SEEDS)))

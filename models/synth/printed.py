@@ -40,11 +40,6 @@ PAPER = (187, 203, 217)  # median paper of the reference sheets (print: hue 13, 
 MOUNTAIN_BROWN = (24, 30, 66)
 GOLD = (40, 185, 235)
 PAPER_VARIANTS = 8  # cached parchment textures per side and theme
-# Print looks: how detailed a print run's coins and ruins icons come out. Look 0 is the plain drawing
-# the eval renders keep; 1 and 2 (training only) add what real prints show: a dark ring round each
-# coin and an embossed centre, fluted or striped columns, so that a printed coin or ruin never looks
-# like a player's mark to the classifier.
-PRINT_LOOKS = 3
 
 
 @dataclass(frozen=True)
@@ -379,28 +374,11 @@ def _peaks(r: int, c: int) -> list[np.ndarray]:
     return [left, right, snow_l, snow_r]
 
 
-def _coin(img: np.ndarray, lay: Layout, center: tuple[float, float], r: float, look: int = 0) -> None:
-    if look == 0:
-        _circle(img, lay, center, r, (20, 110, 170), -1)
-        _circle(img, lay, center, r * 0.86, GOLD, -1)
-        _circle(img, lay, (center[0] - r * 0.1, center[1] - r * 0.1), r * 0.45, (110, 225, 250), -1)
-        _circle(img, lay, center, r * 0.6, (30, 150, 210), max(0.01, r * 0.08))
-        return
-    cx, cy = center
-    if look == 1:  # a thin dark-brown ring round the coin, as on the publisher's print
-        _circle(img, lay, center, r * 1.02, (35, 50, 85), max(0.012, r * 0.1))
-    _circle(img, lay, center, r * 0.9, (25, 140, 200), -1)
-    _circle(img, lay, center, r * 0.74, (45, 175, 225), -1)
-    # embossed emblem: a small star of darker strokes and a highlight arc
-    for k in range(5):
-        a = np.pi / 2 + 2 * np.pi * k / 5
-        _line(img, lay, (cx, cy), (cx + r * 0.45 * np.cos(a), cy - r * 0.45 * np.sin(a)),
-              (20, 110, 165), max(0.008, r * 0.09))
-    _circle(img, lay, (cx, cy), r * 0.18, (30, 125, 180), -1)
-    ctr = lay.px((cx, cy))
-    rad = max(1, round(r * 0.62 * lay.ppc))
-    cv2.ellipse(img, (round(ctr[0]), round(ctr[1])), (rad, rad), 0, 200, 290, (120, 220, 245),
-                _thick(lay, max(0.008, r * 0.08)), cv2.LINE_AA)
+def _coin(img: np.ndarray, lay: Layout, center: tuple[float, float], r: float) -> None:
+    _circle(img, lay, center, r, (20, 110, 170), -1)
+    _circle(img, lay, center, r * 0.86, GOLD, -1)
+    _circle(img, lay, (center[0] - r * 0.1, center[1] - r * 0.1), r * 0.45, (110, 225, 250), -1)
+    _circle(img, lay, center, r * 0.6, (30, 150, 210), max(0.01, r * 0.08))
 
 
 def _mountain_color(
@@ -450,18 +428,10 @@ def _mountain_bw(img: np.ndarray, lay: Layout, r: int, c: int) -> None:
     _text(img, lay, "1", (c + 0.5, r + 0.78), 0.09, (60, 60, 60), cv2.FONT_HERSHEY_SIMPLEX, 0.1)
 
 
-def _ruins(
-    img: np.ndarray, lay: Layout, r: int, c: int, color: tuple[int, int, int], filled: bool, look: int = 0
-) -> None:
-    """Column icon: a whole fluted column on the left, a broken one on the right, each on its base.
-
-    Look 1 prints it darker with more flutes, look 2 with fine vertical shading in both shafts."""
+def _ruins(img: np.ndarray, lay: Layout, r: int, c: int, color: tuple[int, int, int], filled: bool) -> None:
+    """Column icon: a whole fluted column on the left, a broken one on the right, each on its base."""
     x, y = c + 0.2, r + 0.22
-    w = 0.03 if look != 2 else 0.02
-    if look == 1:
-        color = (int(color[0] * 0.7), int(color[1] * 0.7), int(color[2] * 0.7))
-        w = 0.036
-    flutes = (0.13, 0.17, 0.21) if look == 0 else (0.1, 0.13, 0.17, 0.21, 0.24)
+    w = 0.03
     # capital: a bar with curled ends
     _fill(img, lay, [(x, y), (x + 0.34, y), (x + 0.34, y + 0.05), (x, y + 0.05)], color)
     for ex, sgn in ((x + 0.02, 1), (x + 0.32, -1)):
@@ -480,8 +450,8 @@ def _ruins(
     # shaft with flutes
     shaft = [(x + 0.07, y + 0.07), (x + 0.07, y + 0.5), (x + 0.27, y + 0.5), (x + 0.27, y + 0.07)]
     _poly(img, lay, shaft, color, w)
-    for fx in flutes:
-        _line(img, lay, (x + fx, y + 0.12), (x + fx, y + 0.46), color, 0.016 if look != 2 else 0.01)
+    for fx in (0.13, 0.17, 0.21):
+        _line(img, lay, (x + fx, y + 0.12), (x + fx, y + 0.46), color, 0.016)
     # broken column
     bx = x + 0.4
     stump = [
@@ -493,9 +463,8 @@ def _ruins(
         (bx + 0.17, y + 0.5),
     ]
     _poly(img, lay, stump, color, w)
-    stump_flutes = (0.06, 0.11) if look == 0 else (0.035, 0.06, 0.085, 0.11, 0.135)
-    for fx in stump_flutes:
-        _line(img, lay, (bx + fx, y + 0.35), (bx + fx, y + 0.47), color, 0.016 if look != 2 else 0.01)
+    _line(img, lay, (bx + 0.06, y + 0.35), (bx + 0.06, y + 0.47), color, 0.016)
+    _line(img, lay, (bx + 0.11, y + 0.35), (bx + 0.11, y + 0.47), color, 0.016)
     _circle(img, lay, (bx + 0.12, y + 0.16), 0.03, color, -1)
     # bases: two steps under each column
     for a, b in ((x - 0.01, x + 0.35), (bx - 0.03, bx + 0.2)):
@@ -615,7 +584,7 @@ def _brace(
     _poly(img, lay, pts, color, 0.018)
 
 
-def _coin_track(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: str, look: int = 0) -> None:
+def _coin_track(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: str) -> None:
     x0, y0, x1, y1 = geo.coin_band
     centers = geo.coin_centers()
     ink = (40, 40, 40) if theme == "printfriendly" else FRAME_INK
@@ -635,7 +604,7 @@ def _coin_track(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: s
         _brace(img, lay, x0, y0, y1, 0.08, ink)
         _brace(img, lay, x1, y0, y1, -0.08, ink)
         for cx, cy in centers:
-            _coin(img, lay, (cx, cy), geo.coin_radius, look)
+            _coin(img, lay, (cx, cy), geo.coin_radius)
     # plus-shaped icon: five squares with a little mountain in the middle
     ix, iy = geo.coin_icon
     s = 0.17
@@ -942,7 +911,7 @@ def _paper_master(theme: str, variant: int, mppc: float) -> np.ndarray:
     return out
 
 
-@lru_cache(maxsize=12 * PRINT_LOOKS)
+@lru_cache(maxsize=12)
 def _print_master(
     side: str,
     theme: str,
@@ -950,7 +919,6 @@ def _print_master(
     wasteland: frozenset[Cell],
     ruins: frozenset[Cell],
     mppc: float,
-    look: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The printing of one side at the master scale, independent of the paper.
 
@@ -973,12 +941,12 @@ def _print_master(
         _dashed_grid(ink, lay, tint)
         _frame(ink, lay, geo)
         _labels(ink, lay, geo, tint)
-    _coin_track(ink, lay, geo, side, theme, look)
+    _coin_track(ink, lay, geo, side, theme)
     _season_boxes(ink, lay, geo, side, theme)
     _header(ink, lay, geo, side, theme, rng)
     ruin_tint = (95, 95, 95) if theme == "printfriendly" else tint
     for r, c in sorted(ruins):
-        _ruins(ink, lay, r, c, ruin_tint, theme == "printfriendly", look)
+        _ruins(ink, lay, r, c, ruin_tint, theme == "printfriendly")
     # opaque layer: drawn on mid-grey "paper", with its own coverage mask
     paint = np.full((lay.height, lay.width, 3), 255.0, np.float32)
     cover = np.zeros((lay.height, lay.width), np.float32)
@@ -1010,7 +978,7 @@ def _print_master(
     return out
 
 
-@lru_cache(maxsize=12 * PRINT_LOOKS)
+@lru_cache(maxsize=12)
 def _cover_box(
     side: str,
     theme: str,
@@ -1018,10 +986,9 @@ def _cover_box(
     wasteland: frozenset[Cell],
     ruins: frozenset[Cell],
     mppc: float,
-    look: int = 0,
 ) -> tuple[int, int, int, int] | None:
     """Pixel box (x0, y0, x1, y1) of the opaque paint of a master print, None without any."""
-    cover = _print_master(side, theme, mountains, wasteland, ruins, mppc, look)[2]
+    cover = _print_master(side, theme, mountains, wasteland, ruins, mppc)[2]
     ys, xs = np.nonzero(cover)
     if not len(xs):
         return None
@@ -1049,7 +1016,6 @@ def printed_blank(
     mountains: frozenset[Cell],
     wasteland: frozenset[Cell],
     ruins: frozenset[Cell],
-    look: int = 0,
 ) -> Blank:
     """The printed, undrawn sheet at `ppc` (cached; parts are cached at a master scale).
 
@@ -1063,8 +1029,6 @@ def printed_blank(
         Paper texture seed, ``0 <= variant < 4 * PAPER_VARIANTS`` (the paper is also mirrored, so
         four variants share one cached texture).
     mountains, wasteland, ruins : frozenset of (row, col)
-    look : int
-        Print look, ``0 <= look < PRINT_LOOKS`` (see :data:`PRINT_LOOKS`).
     """
     if theme not in THEMES:
         raise ValueError(f"unknown theme {theme!r}: expected one of {', '.join(THEMES)}")
@@ -1076,8 +1040,8 @@ def printed_blank(
     flip = (variant // PAPER_VARIANTS) % 4
     if flip:
         paper = cv2.flip(paper, {1: 0, 2: 1, 3: -1}[flip])
-    ink, paint, cover = _print_master(side, theme, mountains, wasteland, ruins, mppc, look)
-    cover_box = _cover_box(side, theme, mountains, wasteland, ruins, mppc, look)
+    ink, paint, cover = _print_master(side, theme, mountains, wasteland, ruins, mppc)
+    cover_box = _cover_box(side, theme, mountains, wasteland, ruins, mppc)
     # printing ink multiplies into the paper
     paper_px = _resample(paper, scale, size)
     ink_px = _resample(ink, scale, size)
