@@ -43,7 +43,14 @@ from scanner.constants import (
     TERRAIN_CLASSES,
     TERRAIN_SYMBOLS,
 )
-from scanner.decode import adapt_to_sheet, attack_stars, decode_coin_track, hero_evidence, unseen_marks
+from scanner.decode import (
+    adapt_to_sheet,
+    attack_stars,
+    crowded_track,
+    decode_coin_track,
+    hero_evidence,
+    unseen_marks,
+)
 from scanner.pieces import find_pieces, piece_evidence
 
 __all__ = [
@@ -355,7 +362,7 @@ def classify_sheet(
         spent = states.count("crossed")
         unsure = coin_conf < COIN_THRESHOLD
         if decode:  # a first "empty" coin darker than the empty ones holds a mark the net missed
-            unsure |= unseen_marks(coins_balanced, cls)
+            unsure |= unseen_marks(coins_balanced, cls) | crowded_track(cls)
         doubtful_coins = tuple(int(i) for i in np.flatnonzero(unsure))
     return SheetReading(
         side=side,

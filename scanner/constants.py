@@ -254,6 +254,13 @@ COIN_INK_SHIFT = 1
 """Largest shift in px tried when comparing a coin with the empty ones: the track is rectified within
 about a pixel, and an unshifted comparison reads a misalignment as ink."""
 
+COIN_MOST_MARKED = 12
+"""Most marked coins a track is read with before all its marks become doubtful. Few games give that many
+(500 random legal games of ``models.synth.play.random_game`` ended with 11 at most; coins come from coin
+shapes and surrounded mountains), while a print whose coins the net has never seen is read as a track
+marked from end to end: photographed real blank sheets of the publisher's print read as 13 or 14 marked
+coins (``benchmarks/eval_real_sheets.py``)."""
+
 COIN_INK_WINDOW = 6
 """Coins after the first coin read empty among which its empty look-alikes are sought: near enough that
 shade along the track changes little, and long enough to hold three empty coins behind a short miscount."""

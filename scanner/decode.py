@@ -9,7 +9,9 @@ the same arrays out, corrected by three facts the net cannot see one patch at a 
   next coin symbol on their coin track*), so the marked coins are a prefix of the track
   (:func:`decode_coin_track`); and the player marks every gained coin while the rest stay the printed
   coin, so the first coin read empty must look like the empty coins after it (:func:`unseen_marks`:
-  a mark the net has never seen, read confidently as empty, becomes a doubt);
+  a mark the net has never seen, read confidently as empty, becomes a doubt), and a track marked from
+  end to end is doubted (:func:`crowded_track`: few games give that many coins, but an unfamiliar print
+  is misread on every coin);
 - a hero marks a hit star ``*`` on every space its card's attack pattern reaches (Heroes hero cards),
   so a cell ringed by a whole pattern of stars holds a hero (:func:`hero_evidence`), and the stars are
   read as whole patterns around the heroes (:func:`attack_stars`).
@@ -38,6 +40,7 @@ from scanner.constants import (
     COIN_INK_REFERENCES,
     COIN_INK_SHIFT,
     COIN_INK_WINDOW,
+    COIN_MOST_MARKED,
     COIN_PAPER_PERCENTILE,
     HERO_MIN_STARS,
     HERO_STAR_BOOST,
@@ -54,6 +57,7 @@ __all__ = [
     "attack_stars",
     "coin_ink",
     "coin_paper",
+    "crowded_track",
     "decode_coin_track",
     "hero_evidence",
     "look_alikes",
@@ -153,6 +157,25 @@ def decode_coin_track(probs: np.ndarray) -> np.ndarray:
     states = np.full(len(probs), EMPTY, int)
     states[:n] = np.where(probs[:n, FILLED] >= probs[:n, CROSSED], FILLED, CROSSED)
     return states
+
+
+def crowded_track(states: np.ndarray, *, most: int = COIN_MOST_MARKED) -> np.ndarray:
+    """The coins to doubt because the track holds more marks than a game plausibly gives.
+
+    Parameters
+    ----------
+    states : (14,) int
+        Decoded coin classes (empty, filled, crossed).
+    most : the most marked coins read without doubt.
+
+    Returns
+    -------
+    (14,) bool
+        Every marked coin when more than ``most`` are marked (a printed coin the net mistakes for a mark
+        is mistaken all along the track), else none.
+    """
+    marked = states != EMPTY
+    return marked if int(marked.sum()) > most else np.zeros_like(marked)
 
 
 @cache

@@ -12,6 +12,7 @@ from scanner.decode import (
     adapt_to_sheet,
     attack_patterns,
     attack_stars,
+    crowded_track,
     decode_coin_track,
     hero_evidence,
     look_alikes,
@@ -45,6 +46,26 @@ def test_a_stray_mark_after_the_run_is_dropped() -> None:
 ])
 def test_coin_track_keeps_clear_readings(track: np.ndarray, expected: list[int]) -> None:
     assert decode_coin_track(track).tolist() == expected
+
+
+def test_a_track_marked_from_end_to_end_is_doubted() -> None:
+    full = np.array([1] * 13 + [0])
+    assert crowded_track(full).tolist() == [True] * 13 + [False]
+    assert crowded_track(np.array([2, 2] + [1] * 12)).all()
+    assert not crowded_track(np.array([1] * 12 + [0, 0])).any()
+    assert not crowded_track(np.zeros(14, int)).any()
+
+
+@pytest.mark.parametrize("decode", [True, False])
+def test_classify_sheet_doubts_a_crowded_track(monkeypatch: pytest.MonkeyPatch, decode: bool) -> None:
+    monkeypatch.setattr(classify, "read_coins", lambda models, patches: np.array([F] * 14))
+    monkeypatch.setattr(classify, "classify_cells",
+                        lambda models, patches: (np.full((121, 8), 1 / 8), np.zeros(121), np.eye(121, 8)))
+    cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
+    coins = np.full((14, PATCH, PATCH, 3), 235, np.uint8)
+    sheet = classify.classify_sheet(cells, "A", coin_patches=coins, adapt=False, decode=decode)
+    assert sheet.coins == 14
+    assert sheet.doubtful_coins == (tuple(range(14)) if decode else ())
 
 
 def test_star_reach_is_the_union_of_every_hero_pattern_in_every_orientation() -> None:
