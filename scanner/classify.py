@@ -49,6 +49,7 @@ from scanner.decode import (
     crowded_track,
     decode_coin_track,
     hero_evidence,
+    ruins_only,
     unseen_marks,
 )
 from scanner.pieces import find_pieces, piece_evidence
@@ -330,6 +331,10 @@ def classify_sheet(
         probs = hero_evidence(probs, star_p.reshape(11, 11), drawable.reshape(11, 11))
     best = probs.argmax(axis=1)
     conf = probs.max(axis=1)
+    # a terrain read on printed ruins and nowhere else is the ruins icon misread
+    unsure = conf < threshold
+    if decode:
+        unsure |= ruins_only(best, printed.ruins)
     rows: list[list[str]] = [[""] * 11 for _ in range(11)]
     doubtful = []
     for i in range(121):
@@ -338,7 +343,7 @@ def classify_sheet(
             rows[r][c], conf[i] = "^", 1.0
         elif (r, c) in printed.wasteland:
             rows[r][c], conf[i] = "-", 1.0
-        elif conf[i] < threshold:
+        elif unsure[i]:
             rows[r][c] = "?"
             doubtful.append(label(r, c))
         else:

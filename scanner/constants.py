@@ -254,6 +254,11 @@ COIN_INK_SHIFT = 1
 """Largest shift in px tried when comparing a coin with the empty ones: the track is rectified within
 about a pixel, and an unshifted comparison reads a misalignment as ink."""
 
+RUINS_ONLY_LEAST = 2
+"""Fewest printed-ruins cells a terrain must be read on, and on no other cell, for those readings to be
+doubted as the printed ruins icon misread: 1 of 500 random legal games drew a terrain on ruins only
+(2 cells or more), while the printer-friendly reference sheets' ruins icon reads as farm on all six."""
+
 COIN_MOST_MARKED = 12
 """Most marked coins a track is read with before all its marks become doubtful. Few games give that many
 (500 random legal games of ``models.synth.play.random_game`` ended with 11 at most; coins come from coin

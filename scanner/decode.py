@@ -11,7 +11,8 @@ the same arrays out, corrected by three facts the net cannot see one patch at a 
   coin, so the first coin read empty must look like the empty coins after it (:func:`unseen_marks`:
   a mark the net has never seen, read confidently as empty, becomes a doubt), and a track marked from
   end to end is doubted (:func:`crowded_track`: few games give that many coins, but an unfamiliar print
-  is misread on every coin);
+  is misread on every coin); so is a terrain read on printed ruins alone (:func:`ruins_only`: a shape
+  drawn over a ruin covers other spaces too);
 - a hero marks a hit star ``*`` on every space its card's attack pattern reaches (Heroes hero cards),
   so a cell ringed by a whole pattern of stars holds a hero (:func:`hero_evidence`), and the stars are
   read as whole patterns around the heroes (:func:`attack_stars`).
@@ -21,6 +22,7 @@ Every function is pure, array in, array out; the tuning constants live in :mod:`
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 
 import numpy as np
@@ -47,6 +49,7 @@ from scanner.constants import (
     HERO_STAR_LEVEL,
     LOG_FLOOR,
     PEER_WEIGHT,
+    RUINS_ONLY_LEAST,
     STAR_HERO_PROBABILITY,
     TERRAIN_CLASSES,
 )
@@ -61,6 +64,7 @@ __all__ = [
     "decode_coin_track",
     "hero_evidence",
     "look_alikes",
+    "ruins_only",
     "star_reach",
     "unseen_marks",
 ]
@@ -157,6 +161,38 @@ def decode_coin_track(probs: np.ndarray) -> np.ndarray:
     states = np.full(len(probs), EMPTY, int)
     states[:n] = np.where(probs[:n, FILLED] >= probs[:n, CROSSED], FILLED, CROSSED)
     return states
+
+
+def ruins_only(
+    best: np.ndarray, ruins: Iterable[tuple[int, int]], *, least: int = RUINS_ONLY_LEAST, size: int = 11
+) -> np.ndarray:
+    """The cells to doubt because a terrain is read on printed ruins and on no other cell.
+
+    Players draw shapes, and a shape drawn over a ruin covers other spaces too, so a terrain found only
+    on the printed ruins (at least ``least`` of them) is more likely the ruins icon misread (an
+    unfamiliar print) than the player's drawing.
+
+    Parameters
+    ----------
+    best : (size*size,) int
+        Each cell's most likely class (``TERRAIN_CLASSES`` order), row-major.
+    ruins : the printed ruins cells.
+
+    Returns
+    -------
+    (size*size,) bool
+    """
+    at_ruins = np.zeros(size * size, bool)
+    for r, c in ruins:
+        at_ruins[r * size + c] = True
+    doubt = np.zeros(size * size, bool)
+    for k, name in enumerate(TERRAIN_CLASSES):
+        if name in ("empty", "destroyed"):
+            continue
+        cells = best == k
+        if int(cells.sum()) >= least and not (cells & ~at_ruins).any():
+            doubt |= cells
+    return doubt
 
 
 def crowded_track(states: np.ndarray, *, most: int = COIN_MOST_MARKED) -> np.ndarray:

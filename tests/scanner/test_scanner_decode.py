@@ -16,6 +16,7 @@ from scanner.decode import (
     decode_coin_track,
     hero_evidence,
     look_alikes,
+    ruins_only,
     star_reach,
 )
 
@@ -46,6 +47,40 @@ def test_a_stray_mark_after_the_run_is_dropped() -> None:
 ])
 def test_coin_track_keeps_clear_readings(track: np.ndarray, expected: list[int]) -> None:
     assert decode_coin_track(track).tolist() == expected
+
+
+FARM = TERRAIN_CLASSES.index("farm")
+
+
+def test_a_terrain_read_on_printed_ruins_alone_is_doubted() -> None:
+    ruins = [(1, 5), (2, 1), (8, 9)]
+    best = np.zeros(121, int)
+    for r, c in ruins:
+        best[r * 11 + c] = FARM
+    assert np.flatnonzero(ruins_only(best, ruins)).tolist() == [16, 23, 97]
+    best[3 * 11 + 3] = FARM  # a farm drawn elsewhere too: the ruins may well be farmed
+    assert not ruins_only(best, ruins).any()
+    best[3 * 11 + 3] = 0
+    best[2 * 11 + 1] = best[8 * 11 + 9] = 0  # one ruin cell alone is too little to doubt
+    assert not ruins_only(best, ruins).any()
+
+
+def test_classify_sheet_doubts_the_ruins_icon_read_as_farm(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rules.sides import printed_side
+
+    ruins = sorted(printed_side("A").ruins)
+    probs = np.full((121, 8), 0.001)
+    probs[:, 0] = 0.993
+    for r, c in ruins:
+        probs[r * 11 + c] = 0.001
+        probs[r * 11 + c, FARM] = 0.993
+    monkeypatch.setattr(classify, "classify_cells",
+                        lambda models, patches: (probs, np.zeros(121), np.eye(121, 8)))
+    cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
+    decoded = classify.classify_sheet(cells, "A", adapt=False, decode=True)
+    plain = classify.classify_sheet(cells, "A", adapt=False, decode=False)
+    assert all(decoded.grid[r][c] == "?" for r, c in ruins)
+    assert all(plain.grid[r][c] == "P" for r, c in ruins)
 
 
 def test_a_track_marked_from_end_to_end_is_doubted() -> None:
