@@ -357,6 +357,15 @@ def _around(values: np.ndarray, pattern: frozenset[tuple[int, int]], outside: fl
     return np.stack([padded[r0 + dr:r0 + dr + size, c0 + dc:c0 + dc + size] for dr, dc in pattern])
 
 
+@cache
+def _on_map_counts(size: int) -> np.ndarray:
+    """(patterns, size, size): how many cells of each attack pattern lie on the map around each cell."""
+    on_map = np.ones((size, size))
+    counts = np.stack([_around(on_map, pattern, 0.0).sum(axis=0) for pattern in attack_patterns()])
+    counts.setflags(write=False)
+    return counts
+
+
 def hero_evidence(
     probs: np.ndarray,
     star_p: np.ndarray,
@@ -389,11 +398,11 @@ def hero_evidence(
     (N*N, C) float
     """
     starred = (star_p >= level).astype(float)
-    on_map = np.ones_like(starred)
+    counts = _on_map_counts(star_p.shape[0])
     ringed = np.zeros(star_p.shape, bool)
-    for pattern in attack_patterns():
+    for k, pattern in enumerate(attack_patterns()):
         whole = _around(starred, pattern, 1.0).min(axis=0) > 0  # every on-map cell of it starred
-        ringed |= whole & (_around(on_map, pattern, 0.0).sum(axis=0) >= least)
+        ringed |= whole & (counts[k] >= least)
     out = probs.astype(float, copy=True)
     rows = np.flatnonzero((ringed & drawable).ravel())
     out[rows, TERRAIN_CLASSES.index("hero")] *= boost
@@ -424,10 +433,10 @@ def attack_stars(
     frozenset of (row, col)
     """
     logs = np.log(np.maximum(star_p, LOG_FLOOR))
-    on_map = np.ones_like(logs)
     patterns = attack_patterns()
+    size = star_p.shape[0]
     # per pattern and cell: mean log star probability and lowest star probability of its on-map cells
-    counts = np.stack([_around(on_map, p, 0.0).sum(axis=0) for p in patterns])
+    counts = _on_map_counts(size)
     fit = np.stack([_around(logs, p, 0.0).sum(axis=0) for p in patterns]) / np.maximum(counts, 1)
     fit[counts == 0] = -np.inf
     lowest = np.stack([_around(star_p, p, 1.0).min(axis=0) for p in patterns])
@@ -436,5 +445,4 @@ def attack_stars(
         k = int(fit[:, r, c].argmax())
         if counts[k, r, c] and lowest[k, r, c] >= level:
             stars.update((int(r) + dr, int(c) + dc) for dr, dc in patterns[k])
-    size = star_p.shape[0]
     return frozenset((r, c) for r, c in stars if 0 <= r < size and 0 <= c < size)
