@@ -332,9 +332,9 @@ def classify_sheet(
     best = probs.argmax(axis=1)
     conf = probs.max(axis=1)
     # a terrain read on printed ruins and nowhere else is the ruins icon misread
-    unsure = conf < threshold
+    unsure_cells = conf < threshold
     if decode:
-        unsure |= ruins_only(best, printed.ruins)
+        unsure_cells |= ruins_only(best, printed.ruins)
     rows: list[list[str]] = [[""] * 11 for _ in range(11)]
     doubtful = []
     for i in range(121):
@@ -343,7 +343,7 @@ def classify_sheet(
             rows[r][c], conf[i] = "^", 1.0
         elif (r, c) in printed.wasteland:
             rows[r][c], conf[i] = "-", 1.0
-        elif unsure[i]:
+        elif unsure_cells[i]:
             rows[r][c] = "?"
             doubtful.append(label(r, c))
         else:
@@ -365,10 +365,10 @@ def classify_sheet(
         states = tuple(COIN_CLASSES[k] for k in cls)
         coins = states.count("filled")
         spent = states.count("crossed")
-        unsure = coin_conf < COIN_THRESHOLD
+        unsure_coins = coin_conf < COIN_THRESHOLD
         if decode:  # a first "empty" coin darker than the empty ones holds a mark the net missed
-            unsure |= unseen_marks(coins_balanced, cls) | crowded_track(cls)
-        doubtful_coins = tuple(int(i) for i in np.flatnonzero(unsure))
+            unsure_coins |= unseen_marks(coins_balanced, cls) | crowded_track(cls)
+        doubtful_coins = tuple(int(i) for i in np.flatnonzero(unsure_coins))
     return SheetReading(
         side=side,
         grid=tuple("".join(r) for r in rows),
