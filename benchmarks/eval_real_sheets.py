@@ -1,6 +1,6 @@
-"""How the classifier reads the real printed sheets, blank: every drawable cell should be empty, no coin.
+"""How the classifier reads the real printed sheets, blank and drawn on.
 
-    OMP_NUM_THREADS=1 python benchmarks/eval_real_sheets.py [--photos 10] [--models DIR]
+    OMP_NUM_THREADS=1 python benchmarks/eval_real_sheets.py [--photos 10] [--drawn 0] [--models DIR]
 
 The reference sheets in ``/work/shared/reference/sheets`` (the publisher's print, scans and the
 printer-friendly redraw; read at run time, never copied or trained on) are photographed by the same
@@ -12,25 +12,37 @@ whether the real print (its coins, ruins icons, paper and grid) is read as blank
 Per sheet: photos read, cells read empty / marked ``?`` / read wrongly with confidence (of the drawable
 cells), coin tracks read as 0 coins and 0 spent, tracks wrong with no coin doubtful ("coins silent"),
 and readings with any star.
+
+``--drawn N`` also draws N random legal games on every reference sheet, with the renderer's pencils in
+the held-out hand of the ``params`` split (``render_page(..., blank=blank_on_image(...))``: the real
+print under synthetic drawing), photographs each page with the phone-tier camera and reads it. Per
+sheet: photos read, drawable cells whose top guess is right, cells marked ``?``, cells read wrongly
+with confidence, coin tracks right (coins and spent), tracks wrong with no coin doubtful, and sheets
+read exactly (no ``?``, no doubt, every cell, coin and star right). This is the real print's
+end-to-end check; the drawings are still the renderer's.
 """
 
 from __future__ import annotations
 
 import argparse
 import tempfile
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import cv2
 import numpy as np
 from bench_scanner import REFERENCE, pinhole_photo
 
+from models.synth.camera import photograph
+from models.synth.paper import render_page
+from models.synth.play import random_game
+from models.synth.printed import blank_on_image
 from rules import Sheet
 from rules.sheet import cell_label
 from rules.sides import printed_side
 from scanner.classify import Models, default_models, load_models
 from scanner.failure import Failure
-from scanner.pipeline import read_photo
+from scanner.pipeline import Reading, read_photo
 
 
 def _misread(sheet: Sheet, side: str) -> tuple[int, list[str], list[str]]:
@@ -96,6 +108,82 @@ def evaluate(photos: int, models: Models, seed: int = 2024) -> None:
         print(f"  {name}: confidently wrong {len(cells)}x, most often {', '.join(common)}")
 
 
+MISSES: Counter[str] = Counter()
+
+
+def drawn(games: int, models: Models, seed: int = 2025) -> None:
+    rows: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    with tempfile.TemporaryDirectory() as tmp:
+        for k, path in enumerate(sorted(REFERENCE.glob("*.png"))):
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            side = path.name[0]
+            flat = read_photo(path, side=side, models=models)
+            if image is None or isinstance(flat, Failure) or flat.orientation != 0:
+                print(f"{path.stem}: grid not found upright in the flat image, skipped")
+                continue
+            printed = printed_side(side)
+            blank = blank_on_image(image, flat.corners, printed.mountains | printed.wasteland)
+            t = rows[path.stem]
+            for i in range(games):
+                rng = np.random.default_rng([seed, k, i])
+                game = random_game(rng, side=side)
+                page = render_page(game.sheet, rng, pieces=game.pieces, split="params", blank=blank)
+                target = Path(tmp) / f"{path.stem}_{i}.jpg"
+                target.write_bytes(photograph(page, rng, tier="phone").jpeg)
+                reading = read_photo(target, side=side, models=models)
+                t["photos"] += 1
+                if isinstance(reading, Failure):
+                    continue
+                t["read"] += 1
+                _compare(game.sheet, reading, t)
+    print(f"{'drawn on':18} {'photos':>6} {'read':>5} {'right':>7} {'?':>6} {'wrong':>6} {'coins ok':>8} "
+          f"{'coins silent':>12} {'exact':>5}")
+    total: dict[str, float] = defaultdict(float)
+    for name, t in rows.items():
+        for key, v in t.items():
+            total[key] += v
+        _drawn_row(name, t)
+    _drawn_row("all", total)
+    print("  top guesses wrong (truth->read):", ", ".join(f"{k} {v}x" for k, v in MISSES.most_common(10)))
+
+
+def _compare(truth: Sheet, reading: Reading, t: dict[str, float]) -> None:
+    """Add one reading of a drawn sheet to the tallies ``t``."""
+    printed = printed_side(truth.side)
+    unsure = right = wrong = 0
+    for r in range(11):
+        for c in range(11):
+            if (r, c) in printed.mountains or (r, c) in printed.wasteland:
+                continue
+            want = truth[r, c].value
+            right += reading.guess[r, c].value == want
+            if reading.guess[r, c].value != want:
+                MISSES[f"{want}->{reading.guess[r, c].value}"] += 1
+            got = reading.sheet[r, c].value
+            unsure += got == "?"
+            wrong += got not in ("?", want)
+    t["cells"] += 121 - len(printed.mountains) - len(printed.wasteland)
+    t["right"] += right
+    t["unsure"] += unsure
+    t["wrong"] += wrong
+    guess = reading.guess
+    coins_ok = guess.coins == truth.coins and guess.spent == truth.spent
+    t["coins_ok"] += coins_ok
+    t["coins_silent"] += not coins_ok and not reading.doubtful_coins
+    t["exact"] += (
+        unsure == 0 and wrong == 0 and coins_ok and not reading.doubtful_coins and not reading.doubts
+        and guess.stars == truth.stars
+    )
+
+
+def _drawn_row(name: str, t: dict[str, float]) -> None:
+    cells = max(t["cells"], 1)
+    read = max(t["read"], 1)
+    print(f"{name:18} {int(t['photos']):6d} {int(t['read']):5d} {t['right'] / cells:7.4f} "
+          f"{t['unsure'] / cells:6.3f} {t['wrong'] / cells:6.3f} {t['coins_ok'] / read:8.2f} "
+          f"{t['coins_silent'] / read:12.2f} {t['exact'] / read:5.2f}")
+
+
 def _row(name: str, t: dict[str, float]) -> None:
     cells = max(t["cells"], 1)
     read = max(t["read"], 1)
@@ -108,6 +196,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--photos", type=int, default=10,
                     help="photos per reference sheet (the first is the flat image)")
+    ap.add_argument("--drawn", type=int, default=0,
+                    help="random games drawn on each reference sheet and read (0: blank sheets only)")
     ap.add_argument("--models", type=Path, default=None,
                     help="model directory (default: the committed models)")
     args = ap.parse_args()
@@ -117,7 +207,11 @@ def main() -> None:
     models = load_models(args.models) if args.models else default_models()
     print(f"real blank sheets from {REFERENCE}, {args.photos} photo(s) each, models "
           f"{args.models or 'committed'}")
-    evaluate(args.photos, models)
+    if args.photos:
+        evaluate(args.photos, models)
+    if args.drawn:
+        print(f"\n{args.drawn} random game(s) drawn on each sheet (params-split hand), phone tier")
+        drawn(args.drawn, models)
 
 
 if __name__ == "__main__":

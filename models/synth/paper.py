@@ -16,7 +16,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from models.synth import draw
-from models.synth.printed import PAPER_VARIANTS, THEMES, Layout, printed_blank
+from models.synth.printed import PAPER_VARIANTS, THEMES, Blank, Layout, printed_blank
 from models.synth.strokes import Canvas, grain_texture
 from models.synth.style import DrawStyle
 from scanner.geometry import COIN_COUNT, GRID_SIZE, geometry
@@ -158,6 +158,7 @@ def render_page(
     style: DrawStyle | None = None,
     pieces: Sequence[frozenset[Cell]] = (),
     split: str = "train",
+    blank: Blank | None = None,
 ) -> Page:
     """Draw `sheet` as a printed page filled in by hand.
 
@@ -174,8 +175,11 @@ def render_page(
         Drawing style; sampled from `split` when omitted.
     pieces : sequence of frozenset of (row, col)
         Placed shapes, each outlined; derived as same-terrain components when empty.
-    split : "train" or "eval"
+    split : "train", "eval" or "params"
         Which style bins to sample from when `style` is None.
+    blank : Blank, optional
+        The printed sheet to draw on (e.g. :func:`~models.synth.printed.blank_on_image` of a real
+        one); ``ppc`` and ``theme`` are then unused. Default: the side printed by the renderer.
 
     Returns
     -------
@@ -191,7 +195,8 @@ def render_page(
     wasteland = frozenset((r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if grid[r][c] == "-")
     side = str(sheet.side)
     variant = int(rng.integers(0, 4 * PAPER_VARIANTS))
-    blank = printed_blank(side, theme, float(ppc), variant, mountains, wasteland, frozenset(sheet.ruins))
+    if blank is None:
+        blank = printed_blank(side, theme, float(ppc), variant, mountains, wasteland, frozenset(sheet.ruins))
     lay: Layout = blank.layout
     gh, gw = blank.image.shape[:2]
     grain = grain_texture((gh + 32, gw + 32), int(rng.integers(0, GRAIN_SEEDS)))
@@ -283,7 +288,7 @@ def render_page(
 
     return Page(
         image=canvas.render(),
-        ppc=float(ppc),
+        ppc=float(lay.ppc),
         grid_origin=(lay.ox, lay.oy),
         coin_states=states,
         edges_h=edges_h,

@@ -1008,6 +1008,69 @@ def _resample(
 
 
 @lru_cache(maxsize=16)
+def _protect_mask(lay: Layout, cells: frozenset[Cell]) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """(H, W) float32 mask, 1 inside the printed mountain and wasteland ``cells`` that nobody draws
+    in (softened at its edge), and the pixel box holding them ((0, 0, 0, 0) when there are none)."""
+    protect: np.ndarray = np.zeros((lay.height, lay.width), np.float32)
+    inset = 0.14
+    for r, c in cells:
+        sq = [
+            (c + inset, r + inset),
+            (c + 1 - inset, r + inset),
+            (c + 1 - inset, r + 1 - inset),
+            (c + inset, r + 1 - inset),
+        ]
+        _fill(protect, lay, sq, (1,))
+    box = (0, 0, 0, 0)
+    if cells:
+        protect = cv2.GaussianBlur(protect, (0, 0), max(0.5, 0.02 * lay.ppc))
+        (bx0, by0), (bx1, by1) = lay.px(
+            [
+                (min(c for _, c in cells), min(r for r, _ in cells)),
+                (max(c for _, c in cells) + 1, max(r for r, _ in cells) + 1),
+            ]
+        )
+        box = (
+            max(0, int(bx0) - 2),
+            max(0, int(by0) - 2),
+            min(lay.width, int(bx1) + 3),
+            min(lay.height, int(by1) + 3),
+        )
+    return protect, box
+
+
+def blank_on_image(image: np.ndarray, corners: np.ndarray, protected: frozenset[Cell]) -> Blank:
+    """A printed sheet from elsewhere (a photo or scan lying flat and upright) to draw on.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8
+        The sheet, grid rows horizontal.
+    corners : (4, 2)
+        Grid corners A1, A11, K11, K1 in ``image`` pixels.
+    protected : the printed mountain and wasteland cells.
+
+    Raises
+    ------
+    ValueError
+        The corners are not an upright, unskewed square grid (then one scale and origin cannot place
+        the drawing).
+    """
+    pts = np.asarray(corners, np.float64)
+    across = np.linalg.norm(pts[1] - pts[0]), np.linalg.norm(pts[2] - pts[3])
+    down = np.linalg.norm(pts[3] - pts[0]), np.linalg.norm(pts[2] - pts[1])
+    side = float(np.mean([*across, *down]))
+    fit = pts[0] + np.array([[0, 0], [1, 0], [1, 1], [0, 1]]) * side
+    if np.abs(pts - fit).max() > 0.02 * side:
+        raise ValueError("the grid corners are not an upright square: straighten the image first")
+    lay = Layout(side / GRID_SIZE, float(pts[0, 0]), float(pts[0, 1]), image.shape[1], image.shape[0])
+    protect, box = _protect_mask(lay, protected)
+    img = np.ascontiguousarray(image[..., :3], np.uint8)
+    img.setflags(write=False)
+    protect.setflags(write=False)
+    return Blank(img, protect, lay, box)
+
+
 def printed_blank(
     side: str,
     theme: str,
@@ -1067,32 +1130,7 @@ def printed_blank(
         under = paper_px[y0:y1, x0:x1].astype(np.float32).mean(axis=2, keepdims=True)
         shade = np.clip(under / np.float32(np.mean(PAPER) if theme == "color" else 246.0), 0.85, 1.1)
         img[y0:y1, x0:x1] = np.clip(roi + a * (top * shade - roi) + 0.5, 0, 255).astype(np.uint8)
-    protect: np.ndarray = np.zeros((lay.height, lay.width), np.float32)
-    inset = 0.14
-    cells = mountains | wasteland
-    for r, c in cells:
-        sq = [
-            (c + inset, r + inset),
-            (c + 1 - inset, r + inset),
-            (c + 1 - inset, r + 1 - inset),
-            (c + inset, r + 1 - inset),
-        ]
-        _fill(protect, lay, sq, (1,))
-    box = (0, 0, 0, 0)
-    if cells:
-        protect = cv2.GaussianBlur(protect, (0, 0), max(0.5, 0.02 * ppc))
-        (bx0, by0), (bx1, by1) = lay.px(
-            [
-                (min(c for _, c in cells), min(r for r, _ in cells)),
-                (max(c for _, c in cells) + 1, max(r for r, _ in cells) + 1),
-            ]
-        )
-        box = (
-            max(0, int(bx0) - 2),
-            max(0, int(by0) - 2),
-            min(lay.width, int(bx1) + 3),
-            min(lay.height, int(by1) + 3),
-        )
+    protect, box = _protect_mask(lay, mountains | wasteland)
     image = img
     image.setflags(write=False)
     protect.setflags(write=False)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from models.synth.paper import Page, coin_states_for, derive_pieces, render_page
+from models.synth.printed import blank_on_image
 from models.synth.style import FAMILIES, FILL_MODES, ICONS, DrawStyle
 from rules import Sheet, Terrain
 from scanner.geometry import GRID_SIZE, geometry
@@ -279,3 +280,30 @@ def test_coin_circles_are_printed_at_the_geometry_centres() -> None:
         assert r > 170 and b < 120 and r > g > b, (x, y)  # gold
     assert np.allclose(page.corners[0], page.grid_origin)
     assert np.allclose(page.corners[2], np.asarray(page.grid_origin) + 11 * PPC)
+
+
+def test_a_game_draws_on_a_given_printed_sheet_where_its_grid_is() -> None:
+    # a printed sheet from elsewhere: here the renderer's own blank, shifted by a margin and rescaled
+    sheet = _sheet(coins=2)
+    own = render_page(Sheet.blank("A"), np.random.default_rng(1), ppc=PPC)
+    image = np.pad(own.blank, ((30, 10), (14, 6), (0, 0)), constant_values=200)
+    corners = own.corners + np.array([14.0, 30.0])
+    printed = frozenset(
+        (r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)
+        if sheet[r, c] in (Terrain.MOUNTAIN, Terrain.WASTELAND)
+    )
+    page = render_page(sheet, np.random.default_rng(2), blank=blank_on_image(image, corners, printed))
+    assert page.image.shape == image.shape and page.ppc == pytest.approx(PPC)
+    assert np.allclose(page.corners, corners)
+    # the drawing lands in the grid's cells: a drawn forest darkens its cell, an empty one stays printed
+    assert _at(page, 0.5, 0.5, r=3) < _at(page, 0.5, 0.5, image, r=3) - 10
+    assert _at(page, 4.5, 0.5, r=3) == pytest.approx(_at(page, 4.5, 0.5, image, r=3), abs=3)
+    for r, c in printed:
+        (x0, y0), (x1, y1) = page.cells_to_page([(c + 0.3, r + 0.3), (c + 0.7, r + 0.7)]).astype(int)
+        assert np.array_equal(page.image[y0:y1, x0:x1], image[y0:y1, x0:x1]), (r, c)
+
+
+def test_a_skewed_grid_is_refused_as_a_printed_sheet() -> None:
+    corners = np.array([[10.0, 10.0], [230.0, 10.0], [250.0, 230.0], [10.0, 230.0]])
+    with pytest.raises(ValueError, match="upright square"):
+        blank_on_image(np.zeros((260, 260, 3), np.uint8), corners, frozenset())
