@@ -46,9 +46,11 @@ from scanner.constants import (
 from scanner.decode import (
     adapt_to_sheet,
     attack_stars,
+    count_against_print,
     crowded_track,
     decode_coin_track,
     hero_evidence,
+    overrule_print,
     ruins_only,
     unseen_marks,
 )
@@ -269,10 +271,10 @@ def classify_cells(models: Models, patches: np.ndarray) -> tuple[np.ndarray, np.
     return probs, stars, features
 
 
-def read_coins(models: Models, coin_patches: np.ndarray) -> np.ndarray:
-    """Calibrated probabilities (14, 3) over :data:`COIN_CLASSES` for the coin patches."""
-    (logits, _features) = models.coin.run(coin_patches)
-    return softmax(logits, models.coin.temperature["coin"])
+def read_coins(models: Models, coin_patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Calibrated probabilities (14, 3) over :data:`COIN_CLASSES` and features (14, D) of the coins."""
+    (logits, features) = models.coin.run(coin_patches)
+    return softmax(logits, models.coin.temperature["coin"]), features
 
 
 def read_edges(models: Models, strips: np.ndarray) -> np.ndarray:
@@ -305,7 +307,8 @@ def classify_sheet(
         of strips already turned to lie horizontally, optional.
     threshold : cells below it become ``?``.
     adapt : pool each cell's evidence with the cells drawn like it (see ``ADAPT_DEFAULT``).
-    decode : read the coin track as a prefix, correct cells by their outlined pieces, read a cell ringed
+    decode : read the coin track as a prefix (and by its own coins where the net reads the print as
+        marks), correct cells by their outlined pieces, read a cell ringed
         by a hero's attack pattern of stars as a hero and the stars as whole patterns around heroes
         (``DECODE_DEFAULT``).
     """
@@ -359,9 +362,11 @@ def classify_sheet(
     doubtful_coins: tuple[int, ...] = ()
     if coin_patches is not None:
         coins_balanced = white_balance(coin_patches, patches)
-        coin_p = read_coins(m, coins_balanced)
+        coin_p, coin_f = read_coins(m, coins_balanced)
         cls = decode_coin_track(coin_p) if decode else coin_p.argmax(axis=1)
         coin_conf = coin_p[np.arange(len(cls)), cls]
+        if decode:  # a run of marks the sheet's own coins do not show is the print misread
+            cls, coin_conf = overrule_print(cls, coin_conf, coin_p, count_against_print(coin_f))
         states = tuple(COIN_CLASSES[k] for k in cls)
         coins = states.count("filled")
         spent = states.count("crossed")

@@ -42,6 +42,8 @@ from scanner.constants import (
     COIN_INK_REFERENCES,
     COIN_INK_SHIFT,
     COIN_INK_WINDOW,
+    COIN_LIKE_PRINT,
+    COIN_LIKE_PRINT_GAIN,
     COIN_MOST_MARKED,
     COIN_PAPER_PERCENTILE,
     HERO_MIN_STARS,
@@ -60,10 +62,12 @@ __all__ = [
     "attack_stars",
     "coin_ink",
     "coin_paper",
+    "count_against_print",
     "crowded_track",
     "decode_coin_track",
     "hero_evidence",
     "look_alikes",
+    "overrule_print",
     "ruins_only",
     "star_reach",
     "unseen_marks",
@@ -161,6 +165,75 @@ def decode_coin_track(probs: np.ndarray) -> np.ndarray:
     states = np.full(len(probs), EMPTY, int)
     states[:n] = np.where(probs[:n, FILLED] >= probs[:n, CROSSED], FILLED, CROSSED)
     return states
+
+
+def count_against_print(
+    features: np.ndarray, *, level: float = COIN_LIKE_PRINT, gain: float = COIN_LIKE_PRINT_GAIN
+) -> np.ndarray:
+    """How many coins lead the track, judged only by how the sheet's coins look against each other.
+
+    A track is a marked run followed by the printed coin repeated. For each count ``n`` the coins after
+    the run give the print's look (their median feature); each coin then counts as marked with
+    log-odds ``gain * (distance - level)``. Independent of what the net thinks a mark is, so a print
+    the net has never seen (whose every coin it calls marked) is still read: its coins look alike.
+
+    Parameters
+    ----------
+    features : (14, D)
+        The coin net's features of the track's coins, track order.
+
+    Returns
+    -------
+    (15,) float
+        Probability of ``n`` = 0..14 marked coins; ``n`` = 14 gets 0 (no printed coin left to compare
+        with: a full track looks like a blank one and is read as blank).
+    """
+    f = features / np.maximum(np.linalg.norm(features, axis=1, keepdims=True), 1e-6)
+    count = len(f)
+    score = np.full(count + 1, -np.inf)
+    for n in range(count):
+        z = gain * (np.linalg.norm(f - np.median(f[n:], axis=0), axis=1) - level)
+        # log sigmoid(z) for the run, log sigmoid(-z) for the print after it
+        score[n] = -np.logaddexp(0.0, -z[:n]).sum() - np.logaddexp(0.0, z[n:]).sum()
+    e = np.exp(score - score.max())
+    return np.asarray(e / e.sum())
+
+
+def overrule_print(
+    states: np.ndarray, confidence: np.ndarray, probs: np.ndarray, count: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Read the track by the sheet where the net reads printed coins as marks.
+
+    When the net's marked run is longer than the sheet-relative count's most likely one, the extra coins
+    look like the print after them: the net mistakes this print's coin for a mark (the publisher's
+    gold coins read marked from end to end). The track is then the relative count's run, each coin with
+    the relative count's own probability of its state. A shorter net run is left alone (an unfamiliar
+    mark: :func:`unseen_marks` doubts it).
+
+    Parameters
+    ----------
+    states : (14,) int
+        The net's decoded track (:func:`decode_coin_track`).
+    confidence : (14,) float
+        The net's probability of each coin's state.
+    probs : (14, 3) the net's coin probabilities (for filled against crossed).
+    count : (15,) from :func:`count_against_print`.
+
+    Returns
+    -------
+    states, confidence
+        New arrays when overruled, else the ones given.
+    """
+    ours = int(np.argmax(count))
+    if int(np.count_nonzero(states != EMPTY)) <= ours:
+        return states, confidence
+    empty_p = np.cumsum(count)[: len(states)]  # coin i is unmarked when at most i coins are marked
+    marked = probs[:, FILLED] + probs[:, CROSSED]
+    kind = np.maximum(probs[:, FILLED], probs[:, CROSSED]) / np.maximum(marked, 1e-9)
+    new_states = np.asarray(states).copy()
+    new_states[ours:] = EMPTY
+    new_conf = np.where(np.arange(len(states)) < ours, (1.0 - empty_p) * kind, empty_p)
+    return new_states, new_conf
 
 
 def ruins_only(

@@ -93,14 +93,16 @@ def test_a_track_marked_from_end_to_end_is_doubted() -> None:
 
 @pytest.mark.parametrize("decode", [True, False])
 def test_classify_sheet_doubts_a_crowded_track(monkeypatch: pytest.MonkeyPatch, decode: bool) -> None:
-    monkeypatch.setattr(classify, "read_coins", lambda models, patches: np.array([F] * 14))
+    # 13 coins look marked and alike, the last looks like something else: the print
+    look = np.array([[1.0, 0.0]] * 13 + [[0.0, 1.0]])
+    monkeypatch.setattr(classify, "read_coins", lambda models, patches: (np.array([F] * 14), look))
     monkeypatch.setattr(classify, "classify_cells",
                         lambda models, patches: (np.full((121, 8), 1 / 8), np.zeros(121), np.eye(121, 8)))
     cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
     coins = np.full((14, PATCH, PATCH, 3), 235, np.uint8)
     sheet = classify.classify_sheet(cells, "A", coin_patches=coins, adapt=False, decode=decode)
-    assert sheet.coins == 14
-    assert sheet.doubtful_coins == (tuple(range(14)) if decode else ())
+    assert sheet.coins == (13 if decode else 14)
+    assert sheet.doubtful_coins == (tuple(range(13)) if decode else ())
 
 
 def test_star_reach_is_the_union_of_every_hero_pattern_in_every_orientation() -> None:

@@ -1,4 +1,5 @@
-"""scanner.decode, coin track: a first "empty" coin darker than the sheet's empty coins is a doubt.
+"""scanner.decode, coin track: a first "empty" coin darker than the sheet's empty coins is a doubt; a run of
+marks the sheet's own coins do not show is the print misread.
 
 Synthetic coin patches: a printed coin (a light disc with a darker rim) on a coloured band; a player's
 mark is a dark ring with a dot (a mark the coin net never saw in training).
@@ -11,7 +12,7 @@ import pytest
 
 import scanner.classify as classify
 from scanner.constants import PATCH
-from scanner.decode import coin_ink, coin_paper, unseen_marks
+from scanner.decode import coin_ink, coin_paper, count_against_print, overrule_print, unseen_marks
 
 BAND = np.array([120.0, 200.0, 140.0])  # BGR green band
 COIN = np.array([90.0, 230.0, 250.0])  # light yellow print
@@ -90,8 +91,8 @@ def test_coin_ink_is_zero_for_the_reference_look_even_a_pixel_off() -> None:
 
 def test_classify_sheet_reports_an_unseen_mark_as_a_doubtful_coin(monkeypatch: pytest.MonkeyPatch) -> None:
     # the net reads every coin as a confident empty, but the first two coins carry a mark
-    def confident_empty(models: object, patches: np.ndarray) -> np.ndarray:
-        return np.tile([0.98, 0.01, 0.01], (len(patches), 1))
+    def confident_empty(models: object, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.tile([0.98, 0.01, 0.01], (len(patches), 1)), np.zeros((len(patches), 4))
 
     monkeypatch.setattr(classify, "read_coins", confident_empty)
     cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
@@ -100,3 +101,55 @@ def test_classify_sheet_reports_an_unseen_mark_as_a_doubtful_coin(monkeypatch: p
     assert reading.doubtful_coins == (0,)
     sure = classify.classify_sheet(cells, "A", coin_patches=_track(0))
     assert sure.doubtful_coins == ()
+
+
+def _looks(marked: int, *, seed: int = 0, spread: float = 0.02) -> np.ndarray:
+    """Coin features: ``marked`` coins near one mark look, the rest near one print look."""
+    rng = np.random.default_rng(seed)
+    mark, print_ = np.eye(8)[0], np.eye(8)[1]
+    f = np.array([mark if i < marked else print_ for i in range(14)])
+    return f + rng.normal(0.0, spread, f.shape)
+
+
+@pytest.mark.parametrize("marked", [0, 1, 4, 9, 13])
+def test_the_track_count_is_read_from_how_its_coins_look_against_each_other(marked: int) -> None:
+    count = count_against_print(_looks(marked))
+    assert count.shape == (15,) and count.sum() == pytest.approx(1.0)
+    assert int(np.argmax(count)) == marked
+    assert count[marked] > 0.99
+    assert count[14] == 0.0  # a full track has no printed coin left to compare with
+
+
+def test_a_net_that_reads_the_print_as_marks_is_overruled_by_the_sheet() -> None:
+    probs = np.tile([0.01, 0.9, 0.09], (14, 1))  # the net: every coin filled
+    states = np.full(14, 1)
+    conf = probs[:, 1].copy()
+    count = count_against_print(_looks(2))
+    new_states, new_conf = overrule_print(states, conf, probs, count)
+    assert new_states.tolist() == [1, 1] + [0] * 12
+    assert (new_conf > 0.8).all()
+    assert new_conf[0] == pytest.approx((1 - count[0]) * 0.9 / 0.99)
+    assert states.tolist() == [1] * 14  # the inputs are left as they were
+
+
+def test_a_net_run_no_longer_than_the_sheet_count_is_left_alone() -> None:
+    probs = np.tile([0.95, 0.04, 0.01], (14, 1))
+    probs[:2] = [0.02, 0.9, 0.08]
+    states = np.array([1, 1] + [0] * 12)
+    conf = probs[np.arange(14), states]
+    for marked in (2, 3):  # the same run, or a longer one the net missed (unseen_marks' business)
+        got_states, got_conf = overrule_print(states, conf, probs, count_against_print(_looks(marked)))
+        assert got_states is states and got_conf is conf
+
+
+def test_classify_sheet_reads_a_print_the_net_calls_marked_by_its_own_coins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    every_coin_filled = np.tile([0.02, 0.95, 0.03], (14, 1))
+    monkeypatch.setattr(classify, "read_coins", lambda models, patches: (every_coin_filled, _looks(3)))
+    cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
+    reading = classify.classify_sheet(cells, "A", coin_patches=_track(3))
+    assert reading.coins == 3
+    assert reading.doubtful_coins == ()
+    raw = classify.classify_sheet(cells, "A", coin_patches=_track(3), decode=False)
+    assert raw.coins == 14
