@@ -18,7 +18,8 @@ the held-out hand of the ``params`` split (``render_page(..., blank=blank_on_ima
 print under synthetic drawing), photographs each page with the phone-tier camera and reads it. Per
 sheet: photos read, drawable cells whose top guess is right, cells marked ``?``, cells read wrongly
 with confidence, coin tracks right (coins and spent), tracks wrong with no coin doubtful, and sheets
-read exactly (no ``?``, no doubt, every cell, coin and star right). This is the real print's
+read exactly (no ``?``, no doubt, every cell, coin and star right), and games whose score with four
+random cards the best guess gets right (as ``score --allow-doubtful``). This is the real print's
 end-to-end check; the drawings are still the renderer's.
 """
 
@@ -38,6 +39,8 @@ from models.synth.paper import render_page
 from models.synth.play import random_game
 from models.synth.printed import blank_on_image
 from rules import Sheet
+from rules.cards import CARDS, ScoringCard
+from rules.season import score_cards
 from rules.sheet import cell_label
 from rules.sides import printed_side
 from scanner.classify import Models, default_models, load_models
@@ -103,9 +106,9 @@ def evaluate(photos: int, models: Models, seed: int = 2024) -> None:
             total[k] += v
         _row(name, t)
     _row("all", total)
-    for name, cells in wrong_cells.items():
-        common = sorted(set(cells), key=cells.count, reverse=True)[:8]
-        print(f"  {name}: confidently wrong {len(cells)}x, most often {', '.join(common)}")
+    for name, misread in wrong_cells.items():
+        common = sorted(set(misread), key=misread.count, reverse=True)[:8]
+        print(f"  {name}: confidently wrong {len(misread)}x, most often {', '.join(common)}")
 
 
 MISSES: Counter[str] = Counter()
@@ -136,8 +139,10 @@ def drawn(games: int, models: Models, seed: int = 2025) -> None:
                     continue
                 t["read"] += 1
                 _compare(game.sheet, reading, t)
+                cards = [CARDS[c] for c in rng.choice(sorted(CARDS), 4, replace=False)]
+                t["score_ok"] += _scores(reading.guess, cards) == _scores(game.sheet, cards)
     print(f"{'drawn on':18} {'photos':>6} {'read':>5} {'right':>7} {'?':>6} {'wrong':>6} {'coins ok':>8} "
-          f"{'coins silent':>12} {'exact':>5}")
+          f"{'coins silent':>12} {'exact':>5} {'score':>5}")
     total: dict[str, float] = defaultdict(float)
     for name, t in rows.items():
         for key, v in t.items():
@@ -176,12 +181,17 @@ def _compare(truth: Sheet, reading: Reading, t: dict[str, float]) -> None:
     )
 
 
+def _scores(sheet: Sheet, cards: list[ScoringCard]) -> tuple[object, ...]:
+    s = score_cards(sheet, cards)
+    return tuple(v.points for v in s.scores.values()), s.coins, s.monsters
+
+
 def _drawn_row(name: str, t: dict[str, float]) -> None:
     cells = max(t["cells"], 1)
     read = max(t["read"], 1)
     print(f"{name:18} {int(t['photos']):6d} {int(t['read']):5d} {t['right'] / cells:7.4f} "
           f"{t['unsure'] / cells:6.3f} {t['wrong'] / cells:6.3f} {t['coins_ok'] / read:8.2f} "
-          f"{t['coins_silent'] / read:12.2f} {t['exact'] / read:5.2f}")
+          f"{t['coins_silent'] / read:12.2f} {t['exact'] / read:5.2f} {t['score_ok'] / read:5.2f}")
 
 
 def _row(name: str, t: dict[str, float]) -> None:
