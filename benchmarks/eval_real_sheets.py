@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -100,12 +101,7 @@ def evaluate(photos: int, models: Models, seed: int = 2024) -> None:
     head = (f"{'sheet':18} {'photos':>6} {'read':>5} {'empty':>7} {'?':>6} {'wrong':>6} {'coins ok':>8} "
             f"{'coins silent':>12} {'stars':>5}")
     print(head)
-    total: dict[str, float] = defaultdict(float)
-    for name, t in rows.items():
-        for k, v in t.items():
-            total[k] += v
-        _row(name, t)
-    _row("all", total)
+    _rows_and_total(rows, _row)
     for name, misread in wrong_cells.items():
         common = sorted(set(misread), key=misread.count, reverse=True)[:8]
         print(f"  {name}: confidently wrong {len(misread)}x, most often {', '.join(common)}")
@@ -143,13 +139,20 @@ def drawn(games: int, models: Models, seed: int = 2025) -> None:
                 t["score_ok"] += _scores(reading.guess, cards) == _scores(game.sheet, cards)
     print(f"{'drawn on':18} {'photos':>6} {'read':>5} {'right':>7} {'?':>6} {'wrong':>6} {'coins ok':>8} "
           f"{'coins silent':>12} {'exact':>5} {'score':>5}")
+    _rows_and_total(rows, _drawn_row)
+    print("  top guesses wrong (truth->read):", ", ".join(f"{k} {v}x" for k, v in MISSES.most_common(10)))
+
+
+def _rows_and_total(
+    rows: dict[str, dict[str, float]], row: Callable[[str, dict[str, float]], None]
+) -> None:
+    """Print each sheet's row, then the row of their sums."""
     total: dict[str, float] = defaultdict(float)
     for name, t in rows.items():
         for key, v in t.items():
             total[key] += v
-        _drawn_row(name, t)
-    _drawn_row("all", total)
-    print("  top guesses wrong (truth->read):", ", ".join(f"{k} {v}x" for k, v in MISSES.most_common(10)))
+        row(name, t)
+    row("all", total)
 
 
 def _compare(truth: Sheet, reading: Reading, t: dict[str, float]) -> None:
