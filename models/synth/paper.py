@@ -16,7 +16,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from models.synth import draw
-from models.synth.printed import PAPER_VARIANTS, RUINS_LOOKS, THEMES, Blank, Layout, printed_blank
+from models.synth.printed import PAPER_VARIANTS, THEMES, Blank, Layout, printed_blank
 from models.synth.strokes import Canvas, grain_texture
 from models.synth.style import DrawStyle
 from scanner.geometry import COIN_COUNT, GRID_SIZE, geometry
@@ -196,11 +196,7 @@ def render_page(
     side = str(sheet.side)
     variant = int(rng.integers(0, 4 * PAPER_VARIANTS))
     if blank is None:
-        # training pages vary the ruins print (no extra draw: eval and params pages stay as they were)
-        ruins_look = (variant * 3 + 1) % RUINS_LOOKS if split == "train" else 0
-        blank = printed_blank(
-            side, theme, float(ppc), variant, mountains, wasteland, frozenset(sheet.ruins), ruins_look
-        )
+        blank = printed_blank(side, theme, float(ppc), variant, mountains, wasteland, frozenset(sheet.ruins))
     lay: Layout = blank.layout
     gh, gw = blank.image.shape[:2]
     grain = grain_texture((gh + 32, gw + 32), int(rng.integers(0, GRAIN_SEEDS)))

@@ -478,60 +478,6 @@ def _ruins(img: np.ndarray, lay: Layout, r: int, c: int, color: tuple[int, int, 
     del filled
 
 
-RUINS_LOOKS = 4
-"""Printings of the ruins icon the renderer knows: 0 the usual one; 1 solid columns with dark flutes (as
-the publisher's colour print); 2 hollow outlined columns speckled inside (as its printer-friendly
-sheet); 3 the usual outline drawn bolder and larger. Training pages take one per paper variant; eval
-and params pages always the usual one, so their figures stay comparable across renderer versions."""
-
-
-def _ruins_look(
-    img: np.ndarray, lay: Layout, r: int, c: int, color: tuple[int, int, int], look: int
-) -> None:
-    """The ruins icon printed as ``look`` 1..3 (see :data:`RUINS_LOOKS`)."""
-    scale = 1.12 if look == 3 else 1.0
-    w = 0.045 if look == 3 else 0.03
-
-    def at(x: float, y: float) -> tuple[float, float]:  # icon units (the usual icon's cell offsets)
-        return (c + 0.5 + (x - 0.5) * scale, r + 0.5 + (y - 0.5) * scale)
-
-    dark = tuple(int(v * 0.55) for v in color)
-    x, y = 0.2, 0.22
-    shaft = [at(x + 0.07, y + 0.07), at(x + 0.07, y + 0.5), at(x + 0.27, y + 0.5), at(x + 0.27, y + 0.07)]
-    bx = x + 0.4
-    stump = [at(bx, y + 0.5), at(bx, y + 0.3), at(bx + 0.05, y + 0.25), at(bx + 0.09, y + 0.31),
-             at(bx + 0.15, y + 0.27), at(bx + 0.17, y + 0.5)]
-    body = (255, 255, 255) if look == 2 else color
-    edge = dark if look in (1, 2) else color
-    for shape in (shaft, stump):
-        if look != 3:  # the bold look stays an outline, as the usual one
-            _fill(img, lay, shape, body)
-        _poly(img, lay, shape, edge, w * (0.6 if look == 1 else 1.0), closed=True)
-    _fill(img, lay, [at(x, y), at(x + 0.34, y), at(x + 0.34, y + 0.05), at(x, y + 0.05)], color)
-    _poly(img, lay, [at(x, y), at(x + 0.34, y), at(x + 0.34, y + 0.05), at(x, y + 0.05)], edge, 0.012,
-          closed=True)
-    if look == 2:  # speckles: a fixed scatter (the print is the same on every sheet)
-        dots = np.random.default_rng([r, c, 7]).uniform(0, 1, (14, 2))
-        for u, v in dots:
-            if u < 0.7:
-                inside = at(x + 0.09 + u * 0.16, y + 0.1 + v * 0.37)
-            else:
-                inside = at(bx + 0.02 + v * 0.12, y + 0.33 + u * 0.12)
-            _circle(img, lay, inside, 0.011, dark, -1)
-    else:
-        for fx in (0.13, 0.17, 0.21):
-            _line(img, lay, at(x + fx, y + 0.12), at(x + fx, y + 0.46), dark if look == 1 else color, 0.016)
-    _circle(img, lay, at(bx + 0.12, y + 0.16), 0.03 * scale, color, -1)
-    for a, b in ((x - 0.01, x + 0.35), (bx - 0.03, bx + 0.2)):
-        step = [at(a, y + 0.53), at(b, y + 0.53), at(b, y + 0.58), at(a, y + 0.58)]
-        base = [
-            at(a - 0.02, y + 0.61), at(b + 0.02, y + 0.61), at(b + 0.02, y + 0.66), at(a - 0.02, y + 0.66)
-        ]
-        for shape in (step, base):
-            _fill(img, lay, shape, body)
-            _poly(img, lay, shape, edge, 0.012, closed=True)
-
-
 def _rift_mask(lay: Layout, rng: np.random.Generator, cells: frozenset[Cell], shrink: float) -> np.ndarray:
     """Ragged mask of the torn hole over `cells` (page-sized float32, 0/1)."""
     h, w = lay.height, lay.width
@@ -965,7 +911,7 @@ def _paper_master(theme: str, variant: int, mppc: float) -> np.ndarray:
     return out
 
 
-@lru_cache(maxsize=12 * RUINS_LOOKS)
+@lru_cache(maxsize=12)
 def _print_master(
     side: str,
     theme: str,
@@ -973,7 +919,6 @@ def _print_master(
     wasteland: frozenset[Cell],
     ruins: frozenset[Cell],
     mppc: float,
-    ruins_look: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The printing of one side at the master scale, independent of the paper.
 
@@ -1001,10 +946,7 @@ def _print_master(
     _header(ink, lay, geo, side, theme, rng)
     ruin_tint = (95, 95, 95) if theme == "printfriendly" else tint
     for r, c in sorted(ruins):
-        if ruins_look:
-            _ruins_look(ink, lay, r, c, ruin_tint, ruins_look)
-        else:
-            _ruins(ink, lay, r, c, ruin_tint, theme == "printfriendly")
+        _ruins(ink, lay, r, c, ruin_tint, theme == "printfriendly")
     # opaque layer: drawn on mid-grey "paper", with its own coverage mask
     paint = np.full((lay.height, lay.width, 3), 255.0, np.float32)
     cover = np.zeros((lay.height, lay.width), np.float32)
@@ -1036,7 +978,7 @@ def _print_master(
     return out
 
 
-@lru_cache(maxsize=12 * RUINS_LOOKS)
+@lru_cache(maxsize=12)
 def _cover_box(
     side: str,
     theme: str,
@@ -1044,10 +986,9 @@ def _cover_box(
     wasteland: frozenset[Cell],
     ruins: frozenset[Cell],
     mppc: float,
-    ruins_look: int = 0,
 ) -> tuple[int, int, int, int] | None:
     """Pixel box (x0, y0, x1, y1) of the opaque paint of a master print, None without any."""
-    cover = _print_master(side, theme, mountains, wasteland, ruins, mppc, ruins_look)[2]
+    cover = _print_master(side, theme, mountains, wasteland, ruins, mppc)[2]
     ys, xs = np.nonzero(cover)
     if not len(xs):
         return None
@@ -1138,7 +1079,6 @@ def printed_blank(
     mountains: frozenset[Cell],
     wasteland: frozenset[Cell],
     ruins: frozenset[Cell],
-    ruins_look: int = 0,
 ) -> Blank:
     """The printed, undrawn sheet at `ppc` (cached; parts are cached at a master scale).
 
@@ -1152,7 +1092,6 @@ def printed_blank(
         Paper texture seed, ``0 <= variant < 4 * PAPER_VARIANTS`` (the paper is also mirrored, so
         four variants share one cached texture).
     mountains, wasteland, ruins : frozenset of (row, col)
-    ruins_look : how the ruins icon is printed, ``0 <= ruins_look < RUINS_LOOKS``.
     """
     if theme not in THEMES:
         raise ValueError(f"unknown theme {theme!r}: expected one of {', '.join(THEMES)}")
@@ -1164,8 +1103,8 @@ def printed_blank(
     flip = (variant // PAPER_VARIANTS) % 4
     if flip:
         paper = cv2.flip(paper, {1: 0, 2: 1, 3: -1}[flip])
-    ink, paint, cover = _print_master(side, theme, mountains, wasteland, ruins, mppc, ruins_look)
-    cover_box = _cover_box(side, theme, mountains, wasteland, ruins, mppc, ruins_look)
+    ink, paint, cover = _print_master(side, theme, mountains, wasteland, ruins, mppc)
+    cover_box = _cover_box(side, theme, mountains, wasteland, ruins, mppc)
     # printing ink multiplies into the paper
     paper_px = _resample(paper, scale, size)
     ink_px = _resample(ink, scale, size)
