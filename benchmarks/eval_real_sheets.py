@@ -17,7 +17,8 @@ and readings with any star.
 the held-out hand of the ``params`` split (``render_page(..., blank=blank_on_image(...))``: the real
 print under synthetic drawing), photographs each page with the phone-tier camera and reads it. Per
 sheet: photos read, drawable cells whose top guess is right, cells marked ``?``, cells read wrongly
-with confidence, coin tracks right (coins and spent), tracks wrong with no coin doubtful, and sheets
+with confidence, coin tracks right by best guess (coins and spent), right with no coin doubtful
+("coins sure": what ``score`` takes without asking), wrong with no coin doubtful, and sheets
 read exactly (no ``?``, no doubt, every cell, coin and star right), and games whose score with four
 random cards the best guess gets right (as ``score --allow-doubtful``). This is the real print's
 end-to-end check; the drawings are still the renderer's.
@@ -138,7 +139,7 @@ def drawn(games: int, models: Models, seed: int = 2025) -> None:
                 cards = [CARDS[c] for c in rng.choice(sorted(CARDS), 4, replace=False)]
                 t["score_ok"] += _scores(reading.guess, cards) == _scores(game.sheet, cards)
     print(f"{'drawn on':18} {'photos':>6} {'read':>5} {'right':>7} {'?':>6} {'wrong':>6} {'coins ok':>8} "
-          f"{'coins silent':>12} {'exact':>5} {'score':>5}")
+          f"{'coins sure':>10} {'coins silent':>12} {'exact':>5} {'score':>5}")
     _rows_and_total(rows, _drawn_row)
     print("  top guesses wrong (truth->read):", ", ".join(f"{k} {v}x" for k, v in MISSES.most_common(10)))
 
@@ -177,6 +178,7 @@ def _compare(truth: Sheet, reading: Reading, t: dict[str, float]) -> None:
     guess = reading.guess
     coins_ok = guess.coins == truth.coins and guess.spent == truth.spent
     t["coins_ok"] += coins_ok
+    t["coins_sure"] += coins_ok and not reading.doubtful_coins
     t["coins_silent"] += not coins_ok and not reading.doubtful_coins
     t["exact"] += (
         unsure == 0 and wrong == 0 and coins_ok and not reading.doubtful_coins and not reading.doubts
@@ -194,7 +196,8 @@ def _drawn_row(name: str, t: dict[str, float]) -> None:
     read = max(t["read"], 1)
     print(f"{name:18} {int(t['photos']):6d} {int(t['read']):5d} {t['right'] / cells:7.4f} "
           f"{t['unsure'] / cells:6.3f} {t['wrong'] / cells:6.3f} {t['coins_ok'] / read:8.2f} "
-          f"{t['coins_silent'] / read:12.2f} {t['exact'] / read:5.2f} {t['score_ok'] / read:5.2f}")
+          f"{t['coins_sure'] / read:10.2f} {t['coins_silent'] / read:12.2f} {t['exact'] / read:5.2f} "
+          f"{t['score_ok'] / read:5.2f}")
 
 
 def _row(name: str, t: dict[str, float]) -> None:

@@ -45,6 +45,7 @@ from scanner.constants import (
     COIN_LIKE_PRINT,
     COIN_LIKE_PRINT_GAIN,
     COIN_MOST_MARKED,
+    COIN_OVERRULED_KIND_TEMPERATURE,
     COIN_PAPER_PERCENTILE,
     HERO_MIN_STARS,
     HERO_STAR_BOOST,
@@ -200,7 +201,12 @@ def count_against_print(
 
 
 def overrule_print(
-    states: np.ndarray, confidence: np.ndarray, probs: np.ndarray, count: np.ndarray
+    states: np.ndarray,
+    confidence: np.ndarray,
+    probs: np.ndarray,
+    count: np.ndarray,
+    *,
+    kind_temperature: float = COIN_OVERRULED_KIND_TEMPERATURE,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Read the track by the sheet where the net reads printed coins as marks.
 
@@ -218,6 +224,8 @@ def overrule_print(
         The net's probability of each coin's state.
     probs : (14, 3) the net's coin probabilities (for filled against crossed).
     count : (15,) from :func:`count_against_print`.
+    kind_temperature : the net's filled-against-crossed odds are softened by this power on an
+        overruled track (a net that misreads this print's coins is trusted less on their marks too).
 
     Returns
     -------
@@ -228,8 +236,9 @@ def overrule_print(
     if int(np.count_nonzero(states != EMPTY)) <= ours:
         return states, confidence
     empty_p = np.cumsum(count)[: len(states)]  # coin i is unmarked when at most i coins are marked
-    marked = probs[:, FILLED] + probs[:, CROSSED]
-    kind = np.maximum(probs[:, FILLED], probs[:, CROSSED]) / np.maximum(marked, 1e-9)
+    soft = np.maximum(probs, LOG_FLOOR) ** (1.0 / kind_temperature)
+    filled, crossed = soft[:, FILLED], soft[:, CROSSED]
+    kind = np.maximum(filled, crossed) / (filled + crossed)
     new_states = np.asarray(states).copy()
     new_states[ours:] = EMPTY
     new_conf = np.where(np.arange(len(states)) < ours, (1.0 - empty_p) * kind, empty_p)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import scanner.classify as classify
-from scanner.constants import PATCH
+from scanner.constants import COIN_THRESHOLD, PATCH
 from scanner.decode import coin_ink, coin_paper, count_against_print, overrule_print, unseen_marks
 
 BAND = np.array([120.0, 200.0, 140.0])  # BGR green band
@@ -121,15 +121,26 @@ def test_the_track_count_is_read_from_how_its_coins_look_against_each_other(mark
 
 
 def test_a_net_that_reads_the_print_as_marks_is_overruled_by_the_sheet() -> None:
-    probs = np.tile([0.01, 0.9, 0.09], (14, 1))  # the net: every coin filled
+    probs = np.tile([0.005, 0.99, 0.005], (14, 1))  # the net: every coin filled
     states = np.full(14, 1)
     conf = probs[:, 1].copy()
     count = count_against_print(_looks(2))
     new_states, new_conf = overrule_print(states, conf, probs, count)
     assert new_states.tolist() == [1, 1] + [0] * 12
-    assert (new_conf > 0.8).all()
-    assert new_conf[0] == pytest.approx((1 - count[0]) * 0.9 / 0.99)
+    assert (new_conf > COIN_THRESHOLD).all()
+    kind = np.sqrt(0.99) / (np.sqrt(0.99) + np.sqrt(0.005))  # the default softening, a square root
+    assert new_conf[0] == pytest.approx((1 - count[0]) * kind)
     assert states.tolist() == [1] * 14  # the inputs are left as they were
+
+
+def test_on_an_overruled_track_a_mark_of_doubtful_kind_is_doubted() -> None:
+    probs = np.tile([0.01, 0.9, 0.09], (14, 1))  # filled rather than crossed, by 10 to 1
+    states, conf = np.full(14, 1), np.full(14, 0.9)
+    count = count_against_print(_looks(2))
+    _, trusting = overrule_print(states, conf, probs, count, kind_temperature=1.0)
+    _, wary = overrule_print(states, conf, probs, count)
+    assert (trusting[:2] > COIN_THRESHOLD).all()
+    assert (wary[:2] < COIN_THRESHOLD).all()
 
 
 def test_a_net_run_no_longer_than_the_sheet_count_is_left_alone() -> None:
