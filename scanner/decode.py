@@ -78,6 +78,11 @@ __all__ = [
 EMPTY, FILLED, CROSSED = (COIN_CLASSES.index(name) for name in ("empty", "filled", "crossed"))
 
 
+def _unit(features: np.ndarray) -> np.ndarray:
+    """Feature rows scaled to unit length (all-zero rows stay zero)."""
+    return np.asarray(features / np.maximum(np.linalg.norm(features, axis=1, keepdims=True), 1e-6))
+
+
 def look_alikes(features: np.ndarray, distance: float = CLUSTER_DISTANCE) -> np.ndarray:
     """Group cells drawn alike: average-linkage clusters of L2-normalised features, cut at a cosine
     distance.
@@ -97,7 +102,7 @@ def look_alikes(features: np.ndarray, distance: float = CLUSTER_DISTANCE) -> np.
     n = len(features)
     if n < 2:
         return np.ones(n, int)
-    f = features / np.maximum(np.linalg.norm(features, axis=1, keepdims=True), 1e-6)
+    f = _unit(features)
     return np.asarray(fcluster(linkage(f, "average", metric="cosine"), distance, "distance"), int)
 
 
@@ -189,7 +194,7 @@ def count_against_print(
         Probability of ``n`` = 0..14 marked coins; ``n`` = 14 gets 0 (no printed coin left to compare
         with: a full track looks like a blank one and is read as blank).
     """
-    f = features / np.maximum(np.linalg.norm(features, axis=1, keepdims=True), 1e-6)
+    f = _unit(features)
     count = len(f)
     score = np.full(count + 1, -np.inf)
     for n in range(count):
