@@ -43,27 +43,28 @@ from models.synth.printed import blank_on_image
 from rules import Sheet
 from rules.cards import CARDS, ScoringCard
 from rules.season import score_cards
-from rules.sheet import cell_label
+from rules.sheet import Cell, cell_label
 from rules.sides import printed_side
 from scanner.classify import Models, default_models, load_models
 from scanner.failure import Failure
+from scanner.locate import Location, locate_sheet
 from scanner.pipeline import Reading, read_photo
 
 
-def _misread(sheet: Sheet, side: str) -> tuple[int, list[str], list[str]]:
-    """(drawable cells, labels read '?', labels read as something drawn) of a blank sheet's reading."""
-    printed = printed_side(side)
+def _misread(truth: Sheet, read: Sheet) -> tuple[int, list[Cell], list[tuple[Cell, str]]]:
+    """(drawable cells, cells read '?', (cell, what was read) of cells read as something else)."""
+    printed = printed_side(truth.side)
     cells, unsure, wrong = 0, [], []
     for r in range(11):
         for c in range(11):
             if (r, c) in printed.mountains or (r, c) in printed.wasteland:
                 continue
             cells += 1
-            got = sheet[r, c].value
+            got = read[r, c].value
             if got == "?":
-                unsure.append(cell_label((r, c)))
-            elif got != ".":
-                wrong.append(f"{cell_label((r, c))}:{got}")
+                unsure.append((r, c))
+            elif got != truth[r, c].value:
+                wrong.append(((r, c), got))
     return cells, unsure, wrong
 
 
@@ -88,12 +89,12 @@ def evaluate(photos: int, models: Models, seed: int = 2024) -> None:
                     t["failed"] += 1
                     continue
                 guess = reading.guess
-                cells, unsure, wrong = _misread(reading.sheet, side)
+                cells, unsure, wrong = _misread(Sheet.blank(side), reading.sheet)
                 t["cells"] += cells
                 t["empty"] += cells - len(unsure) - len(wrong)
                 t["unsure"] += len(unsure)
                 t["wrong"] += len(wrong)
-                wrong_cells[path.stem].extend(wrong)
+                wrong_cells[path.stem].extend(f"{cell_label(cell)}:{got}" for cell, got in wrong)
                 coins_ok = guess.coins == 0 and guess.spent == 0
                 t["coins_ok"] += coins_ok
                 t["coins_silent"] += not coins_ok and not reading.doubtful_coins
@@ -108,17 +109,15 @@ def evaluate(photos: int, models: Models, seed: int = 2024) -> None:
         print(f"  {name}: confidently wrong {len(misread)}x, most often {', '.join(common)}")
 
 
-MISSES: Counter[str] = Counter()
-
-
 def drawn(games: int, models: Models, seed: int = 2025) -> None:
     rows: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    misses: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as tmp:
         for k, path in enumerate(sorted(REFERENCE.glob("*.png"))):
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             side = path.name[0]
-            flat = read_photo(path, side=side, models=models)
-            if image is None or isinstance(flat, Failure) or flat.orientation != 0:
+            flat = locate_sheet(image) if image is not None else None
+            if image is None or not isinstance(flat, Location) or flat.orientation != 0:
                 print(f"{path.stem}: grid not found upright in the flat image, skipped")
                 continue
             printed = printed_side(side)
@@ -135,13 +134,13 @@ def drawn(games: int, models: Models, seed: int = 2025) -> None:
                 if isinstance(reading, Failure):
                     continue
                 t["read"] += 1
-                _compare(game.sheet, reading, t)
+                _compare(game.sheet, reading, t, misses)
                 cards = [CARDS[c] for c in rng.choice(sorted(CARDS), 4, replace=False)]
                 t["score_ok"] += _scores(reading.guess, cards) == _scores(game.sheet, cards)
     print(f"{'drawn on':18} {'photos':>6} {'read':>5} {'right':>7} {'?':>6} {'wrong':>6} {'coins ok':>8} "
           f"{'coins sure':>10} {'coins silent':>12} {'exact':>5} {'score':>5}")
     _rows_and_total(rows, _drawn_row)
-    print("  top guesses wrong (truth->read):", ", ".join(f"{k} {v}x" for k, v in MISSES.most_common(10)))
+    print("  top guesses wrong (truth->read):", ", ".join(f"{k} {v}x" for k, v in misses.most_common(10)))
 
 
 def _rows_and_total(
@@ -156,32 +155,22 @@ def _rows_and_total(
     row("all", total)
 
 
-def _compare(truth: Sheet, reading: Reading, t: dict[str, float]) -> None:
-    """Add one reading of a drawn sheet to the tallies ``t``."""
-    printed = printed_side(truth.side)
-    unsure = right = wrong = 0
-    for r in range(11):
-        for c in range(11):
-            if (r, c) in printed.mountains or (r, c) in printed.wasteland:
-                continue
-            want = truth[r, c].value
-            right += reading.guess[r, c].value == want
-            if reading.guess[r, c].value != want:
-                MISSES[f"{want}->{reading.guess[r, c].value}"] += 1
-            got = reading.sheet[r, c].value
-            unsure += got == "?"
-            wrong += got not in ("?", want)
-    t["cells"] += 121 - len(printed.mountains) - len(printed.wasteland)
-    t["right"] += right
-    t["unsure"] += unsure
-    t["wrong"] += wrong
+def _compare(truth: Sheet, reading: Reading, t: dict[str, float], misses: Counter[str]) -> None:
+    """Add one reading of a drawn sheet to the tallies ``t`` and its wrong top guesses to ``misses``."""
+    cells, unsure, wrong = _misread(truth, reading.sheet)
+    guessed_wrong = _misread(truth, reading.guess)[2]
+    misses.update(f"{truth[cell].value}->{got}" for cell, got in guessed_wrong)
+    t["cells"] += cells
+    t["right"] += cells - len(guessed_wrong)
+    t["unsure"] += len(unsure)
+    t["wrong"] += len(wrong)
     guess = reading.guess
     coins_ok = guess.coins == truth.coins and guess.spent == truth.spent
     t["coins_ok"] += coins_ok
     t["coins_sure"] += coins_ok and not reading.doubtful_coins
     t["coins_silent"] += not coins_ok and not reading.doubtful_coins
     t["exact"] += (
-        unsure == 0 and wrong == 0 and coins_ok and not reading.doubtful_coins and not reading.doubts
+        not unsure and not wrong and coins_ok and not reading.doubtful_coins and not reading.doubts
         and guess.stars == truth.stars
     )
 
