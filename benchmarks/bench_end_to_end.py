@@ -35,8 +35,8 @@ from rules.cards import CARDS
 from rules.doubt import MAX_READINGS, TooManyReadings, score_spread
 from rules.season import score_cards
 from rules.sheet import cell_label
-from scanner.classify import Models, default_models, load_models
 from scanner.failure import Failure
+from scanner.nets import Models, default_models, load_models
 from scanner.pipeline import read_photo
 
 SEED0 = ds.SEED_BASE["bench"] + 50_000
