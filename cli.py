@@ -64,9 +64,9 @@ def scan(
     """
     import json
 
-    from scanner.classify import ModelError
     from scanner.debug import png_writer
     from scanner.failure import Failure
+    from scanner.nets import ModelError
     from scanner.pipeline import parse_corners, read_photo
 
     try:
@@ -148,8 +148,8 @@ def _load_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> t
         except SheetError as exc:
             raise _InputError(f"{source}: {exc}", 2) from None
     from rules.policy import decide
-    from scanner.classify import ModelError
     from scanner.failure import Failure
+    from scanner.nets import ModelError
     from scanner.pipeline import read_photo
 
     try:

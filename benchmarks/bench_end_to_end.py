@@ -36,8 +36,8 @@ from rules.doubt import MAX_READINGS
 from rules.policy import Outcome, Verdict, decide
 from rules.season import score_cards
 from rules.sheet import cell_label
-from scanner.classify import Models, default_models, load_models
 from scanner.failure import Failure
+from scanner.nets import Models, default_models, load_models
 from scanner.pipeline import read_photo
 
 SEED0 = ds.SEED_BASE["bench"] + 50_000
