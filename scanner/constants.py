@@ -120,9 +120,31 @@ LINE_POLY_DEGREE = 2
 MIN_CELL_PX = 10.0
 """Smallest grid pitch in photo px that is still readable: below it pencil marks are 1-px smudges."""
 
-BORDER_MARGIN = 0.35
-"""Cells beyond the grid that must lie inside the photo (the frame band is 0.19 cell wide); a sheet
-whose frame crosses the photo border is reported as cut off."""
+GRID_CLEARANCE = 0.1
+"""Cells between every grid crossing and the photo's edge for the grid to count as whole: the border
+line (0.03 cell) and the paper either side of it that the line response compares it with (0.12 cell)
+must be in the photo.  The sheet's margin, title and coin track may be cut (issue 13: the grid
+decides, not the sheet's edge); what is cut is reported (``Location.cut``)."""
+
+FRAME_MIN_SHARE = 0.5
+"""Share of a whole grid's outer edge that must show grid lines: of the 11 cell spans of each border
+line, and of the 12 lines crossing each outermost row and column (``gridlines.frame_evidence``).  A
+grid found a cell off has a row of bare paper or margin on one side: it is moved a cell back, and
+refused if that does not make it whole (a grid cut by the photo's edge must never be read a cell
+off)."""
+
+BORDER_LINE_STRENGTH = 0.3
+"""A border segment shows when its line response reaches this fraction of the inner lines' median."""
+
+SHEETS_OVERLAP = 0.2
+"""Largest share of the smaller of two verified grids that the other may cover for them to count as
+two sheets (the same grid verifies through the frame's inner and outer lines and the paper: ~100 %)."""
+
+NESTED_GRID_RATIO = 2.0
+"""Area ratio from which a verified grid overlapping a better-scoring one replaces it: a comb found in
+a pattern of drawn cells is far smaller than the sheet's grid around it, while the same grid found
+twice differs by a few percent.  An outline reaching the photo's edge is verified as well when it is
+2.5 times this ratio larger than every verified grid (a page is 2.2 times its grid)."""
 
 SHIFT_CHECK_BELOW = 7.0
 """Landmark score (see ``orient.judge``) below which the grid's one-cell shifts are tried too: a

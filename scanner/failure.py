@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
-Reason = Literal["unreadable", "too_large", "no_sheet", "too_small", "too_blurred", "cut_off"]
+Reason = Literal[
+    "unreadable", "too_large", "no_sheet", "too_small", "too_blurred", "cut_off", "several_sheets"
+]
 
-REASONS: tuple[Reason, ...] = ("unreadable", "too_large", "no_sheet", "too_small", "too_blurred", "cut_off")
+REASONS: tuple[Reason, ...] = (
+    "unreadable",
+    "too_large",
+    "no_sheet",
+    "too_small",
+    "too_blurred",
+    "cut_off",
+    "several_sheets",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,10 +33,14 @@ class Failure:
         One of :data:`REASONS` (machine-readable).
     message : str
         One readable line for a person.
+    sheets : tuple of (4, 2) arrays
+        With ``several_sheets``: each sheet's grid corners A1, A11, K11, K1 in photo px, so that a
+        caller can read each (``--corners``); empty otherwise.
     """
 
     reason: Reason
     message: str
+    sheets: tuple[Any, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         if self.reason not in REASONS:
