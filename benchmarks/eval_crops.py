@@ -16,7 +16,7 @@ point given in cells (the grid's edge is the inner frame line):
   the coin track reported as cut off whenever any coin circle is);
 * ``grid cut``: any side cut 0.15-0.7 cell *inside* the grid (must be refused, never placed);
 * ``two sheets``: two photos side by side in one 12 MP frame (must be reported, never read as one
-  sheet); a pair is skipped when either half alone is not found.
+  sheet); a pair is skipped when either sheet alone in the same frame is not found.
 
 Per case: photos, found, grid right (worst corner within 0.15 cell), placed a cell or more off, side
 and A1 corner right, the failures' reasons, and for the coin track how often a cut track was
@@ -264,8 +264,9 @@ def crops(shots: list[Shot], seed: int = 11) -> dict[str, Row]:
     for a, b in zip(shots[0::2], shots[1::2], strict=False):
         row = rows["two sheets"]
         pair = halves(a, b)
-        if not all(locate_sheet(half) for half in pair):
-            row.skipped += 1  # a sheet too small to be found alone at this scale says nothing here
+        table = np.full_like(pair[0], 90)
+        if not (locate_sheet(np.hstack([pair[0], table])) and locate_sheet(np.hstack([table, pair[1]]))):
+            row.skipped += 1  # a sheet not found alone in this frame says nothing about two sheets
             continue
         loc, dt = timed(np.hstack(pair))
         assert row.reasons is not None and row.ms is not None

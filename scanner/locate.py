@@ -23,12 +23,14 @@ import numpy as np
 from scanner.comb import GridFit, verify_candidate
 from scanner.constants import (
     BLUR_MIN_SHARPNESS,
+    BORDER_MIN_SHARE,
     CANON_MARGIN,
     COMB_PARTIAL_RANGE,
     COMB_SCALE_RANGE,
     FRAME_MIN_SHARE,
     GRID_CLEARANCE,
     MIN_CELL_PX,
+    NEAR_EDGE,
     NESTED_GRID_RATIO,
     ORIENT_PPC,
     SHEETS_OVERLAP,
@@ -350,7 +352,8 @@ def _finish(
     emit(debug, "locate_grid", grey)
     if sharp < BLUR_MIN_SHARPNESS:
         return Failure("too_blurred", f"the photo is too blurred to read (sharpness {sharp:.3f}); hold still")
-    if check_frame and not _whole(last):
+    near_edge = not inside(crossings, (hgt, wid), NEAR_EDGE * pitch)
+    if check_frame and near_edge and not _whole(last):
         # no whole grid here: a border without its line, or an outer row or column that no grid line
         # crosses (a grid cut by the photo's edge, found a cell inwards), never read a cell off
         return Failure("cut_off", "the 11x11 grid's edge is not where it should be; include the whole grid")
@@ -412,7 +415,8 @@ def _window_ppc(window: np.ndarray) -> float:
 
 def _whole(window: np.ndarray) -> bool:
     # whether a refinement window's grid shows lines all round its edge (see frame_evidence)
-    return float(frame_evidence(window, _window_ppc(window)).min()) >= FRAME_MIN_SHARE
+    border, across = frame_evidence(window, _window_ppc(window))
+    return float(border.min()) >= BORDER_MIN_SHARE and float(across.min()) >= FRAME_MIN_SHARE
 
 
 def _whole_rows(h: np.ndarray, evidence: np.ndarray) -> np.ndarray:
