@@ -64,9 +64,9 @@ def scan(
     """
     import json
 
-    from scanner.classify import ModelError
     from scanner.debug import png_writer
     from scanner.failure import Failure
+    from scanner.nets import ModelError
     from scanner.pipeline import parse_corners, read_photo
 
     try:
@@ -130,8 +130,9 @@ class _InputError(Exception):
 
 
 def _load_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> tuple[Any, Any]:
-    """A rules.Sheet from a .sheet file, '-' (stdin) or a photo, with the photo's unsure cells that
-    cannot change the score of the `chosen` cards in season `which` (empty if none); raises _InputError."""
+    """A rules.Sheet from a .sheet file, '-' (stdin) or a photo, with the photo's
+    :class:`rules.policy.Verdict` (None for a sheet file); raises _InputError."""
+    import shlex
     import sys
 
     from rules import Sheet, SheetError
@@ -143,21 +144,34 @@ def _load_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> t
             why = "no such file" if isinstance(exc, FileNotFoundError) else exc.__class__.__name__
             raise _InputError(f"{source}: cannot read the sheet file ({why})", 2) from None
         try:
-            return Sheet.parse(text), ()
+            return Sheet.parse(text), None
         except SheetError as exc:
             raise _InputError(f"{source}: {exc}", 2) from None
-    from scanner.classify import ModelError
-    from scanner.pipeline import PhotoError, photo_sheet
+    from rules.policy import decide
+    from scanner.failure import Failure
+    from scanner.nets import ModelError
+    from scanner.pipeline import read_photo
 
     try:
-        found = photo_sheet(source, chosen, which, allow_doubtful=allow_doubtful)
-        return found.sheet, found.settled
-    except PhotoError as exc:
-        raise _InputError(str(exc), 3) from None
+        reading = read_photo(source)
+        if isinstance(reading, Failure):
+            raise _InputError(f"{source}: {reading.message}", 3)
+        verdict = decide(reading.uncertain, chosen, which, allow_doubtful=allow_doubtful)
     except SheetError as exc:  # the cards do not fit the season (checked while weighing unsure cells)
         raise _InputError(f"{source}: {exc}", 2) from None
     except ModelError as exc:  # the model files are checked against their manifest on load
         raise _InputError(str(exc), 1) from None
+    if not verdict:
+        quoted = shlex.quote(source)
+        fix = (
+            f"run 'cartoscan scan {quoted} > map.sheet', fix the '?' cells and score map.sheet"
+            if verdict.doubtful
+            else f"check with 'cartoscan scan {quoted}'"
+        )
+        raise _InputError(
+            f"{source}: {verdict.stake}; {fix}, or pass --allow-doubtful to score the most likely reading", 4
+        )
+    return verdict.sheet, verdict
 
 
 def _read_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> tuple[Any, Any]:
@@ -168,9 +182,9 @@ def _read_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> t
         raise _fail(str(exc), exc.status) from None
 
 
-def _score_json(sheet: Any, chosen: Any, which: Any, settled: Any = ()) -> dict[str, Any]:
-    """The CONTRACT score object for one sheet (raises rules.SheetError for '?' cells); `settled`, a
-    photo's unsure cells that cannot change the score, adds ``"doubtful"``."""
+def _score_json(sheet: Any, chosen: Any, which: Any, verdict: Any = None) -> dict[str, Any]:
+    """The CONTRACT score object for one sheet (raises rules.SheetError for '?' cells); a photo's
+    verdict scored despite doubts adds the ``"doubtful"`` object."""
     from rules.season import score_cards, score_season
 
     out: dict[str, Any] = {"side": sheet.side, **score_cards(sheet, chosen).to_json()}
@@ -178,15 +192,19 @@ def _score_json(sheet: Any, chosen: Any, which: Any, settled: Any = ()) -> dict[
         season_result = score_season(sheet, chosen, which)
         out["season"] = season_result.to_json()
         out["total"] = season_result.total
-    if settled:
-        out["doubtful"] = {"cells": list(settled), "certain": True}
+    doubtful = verdict.doubtful_json() if verdict is not None else None
+    if doubtful is not None:
+        out["doubtful"] = doubtful
     return out
 
 
-def _settled_note(settled: Any, where: str = "") -> str:
-    """The stderr note (rich markup) for a photo scored although some cells are unsure."""
-    cells = ", ".join(settled)
-    return f"[yellow]note:[/yellow] {where}{len(settled)} unsure cell(s) ({cells}) cannot change this score"
+def _verdict_note(verdict: Any, where: str = "") -> str | None:
+    """The stderr note (rich markup) for a photo scored although something is unsure, or None."""
+    if verdict is None or not verdict.message():
+        return None
+    from rich.markup import escape
+
+    return f"[yellow]note:[/yellow] {escape(where + verdict.message())}"
 
 
 def _parse_cards_and_season(cards: str | None, season: str | None) -> tuple[Any, Any]:
@@ -214,7 +232,9 @@ def score(
 ) -> None:
     """Score a sheet: each card, coins, monsters; with --season the season's two edicts and total.
 
-    Exit 2: bad option, unknown card, malformed sheet; 3: unreadable photo or no sheet in it.
+    Exit 2: bad option, unknown card, malformed sheet; 3: unreadable photo or no sheet in it; 4: the
+    photo was read but a person must look (unsure cells that could change the score, the side, the A1
+    corner or the coin track in doubt).
     """
     import json
 
@@ -222,14 +242,15 @@ def score(
     from rules.season import score_cards, score_season
 
     chosen, which = _parse_cards_and_season(cards, season)
-    sheet, settled = _read_sheet(source, allow_doubtful, chosen, which)
-    if settled:
+    sheet, verdict = _read_sheet(source, allow_doubtful, chosen, which)
+    note = _verdict_note(verdict)
+    if note:
         from rich.console import Console
 
-        Console(stderr=True, highlight=False, soft_wrap=True).print(_settled_note(settled))
+        Console(stderr=True, highlight=False, soft_wrap=True).print(note)
     try:
         if json_out:
-            typer.echo(json.dumps(_score_json(sheet, chosen, which, settled), ensure_ascii=False))
+            typer.echo(json.dumps(_score_json(sheet, chosen, which, verdict), ensure_ascii=False))
             return
         result = score_cards(sheet, chosen)
         season_result = score_season(sheet, chosen, which) if which is not None else None
@@ -355,8 +376,9 @@ def batch(
     """Score many sheets: one JSON line per input on stdout, failures included (the batch goes on).
 
     Each line is the `score --json` object plus "input" and "ok"; a failed input has "ok": false,
-    "status" (the exit status `score` would give) and "error". Exit 0 when every input scored, 3 when
-    any failed (all are still reported), 2 for a bad option.
+    "status" (the exit status `score` would give) and "error". Exit 0 when every input scored; 4 when
+    the only failures are photos a person must look at; 3 when any input could not be read or parsed (all
+    are still reported); 2 for a bad option.
     """
     import csv as csv_module
     import json
@@ -376,11 +398,11 @@ def batch(
         for path in files:
             row: dict[str, Any] = {"input": str(path)}
             try:
-                sheet, settled = _load_sheet(str(path), allow_doubtful, chosen, which)
-                if settled:
-                    note = _settled_note(settled, f"{path}: ")
+                sheet, verdict = _load_sheet(str(path), allow_doubtful, chosen, which)
+                note = _verdict_note(verdict, f"{path}: ")
+                if note:
                     progress.console.print(note, highlight=False, soft_wrap=True)
-                row |= {"ok": True, **_score_json(sheet, chosen, which, settled)}
+                row |= {"ok": True, **_score_json(sheet, chosen, which, verdict)}
             except _InputError as exc:
                 row |= {"ok": False, "status": exc.status, "error": str(exc)}
             except SheetError as exc:
@@ -403,7 +425,10 @@ def batch(
                 writer.writerow([row["input"], row["ok"], *points, *tail])
     failed = [row for row in rows if not row["ok"]]
     if failed:
-        raise _fail(f'{len(failed)} of {len(rows)} input(s) could not be scored (lines with "ok": false)', 3)
+        # 4 only when every failed input was read and only needs a person to look; else 3 as before.
+        status = 4 if all(row["status"] == 4 for row in failed) else 3
+        message = f'{len(failed)} of {len(rows)} input(s) could not be scored (lines with "ok": false)'
+        raise _fail(message, status)
 
 
 # --- synth (synthetic photos with truth) -------------------------------------------------------------

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from scanner.classify import classify_sheet, load_models, white_balance
+from scanner.classify import classify_sheet
+from scanner.nets import load_models, white_balance
 
 
 def _patches() -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], str]:

@@ -37,11 +37,10 @@ from scanner.classify import (
     DECODE_DEFAULT,
     TERRAIN_CLASSES,
     TERRAIN_SYMBOLS,
-    Models,
     classify_sheet,
-    load_models,
 )
 from scanner.constants import CANON_MARGIN, CANON_PPC
+from scanner.nets import Models, load_models
 from scanner.sample import cell_patches, coin_patches, edge_strips
 
 REFERENCE = Path("/work/shared/reference/drawing")

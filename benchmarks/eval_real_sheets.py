@@ -45,9 +45,9 @@ from rules.cards import CARDS, ScoringCard
 from rules.season import score_cards
 from rules.sheet import Cell, cell_label
 from rules.sides import printed_side
-from scanner.classify import Models, default_models, load_models
 from scanner.failure import Failure
 from scanner.locate import Location, locate_sheet
+from scanner.nets import Models, default_models, load_models
 from scanner.pipeline import Reading, read_photo
 
 

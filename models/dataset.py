@@ -23,7 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from scanner.classify import TERRAIN_SYMBOLS, white_balance
+from scanner.constants import TERRAIN_SYMBOLS
+from scanner.nets import white_balance
 
 GENERATOR = "models.synth: play.random_game -> paper.render_page -> camera.photograph; scanner.rectify/sample"
 DEFAULT_CACHE = Path(os.environ.get("CARTOSCAN_CACHE", ".cache/patches"))

@@ -37,7 +37,7 @@ from models.net import (
     CoinNet,
     EdgeNet,
 )
-from scanner.classify import MANIFEST, prepare
+from scanner.nets import MANIFEST, prepare
 
 BATCH = 128
 LEARNING_RATE = 3e-3
@@ -416,7 +416,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if task.name == "cell":
             entries[task.name]["widths"] = list(widths)
     manifest = {
-        "about": "cartoscan classifier models; checked on load by scanner.classify.load_models",
+        "about": "cartoscan classifier models; checked on load by scanner.nets.load_models",
         "code_version": git_commit(),
         "torch": torch.__version__,
         "recipe": recipe,

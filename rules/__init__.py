@@ -4,6 +4,7 @@ The currency is :class:`rules.Sheet`, an immutable map sheet read from the CONTR
 """
 
 from rules.errors import SheetError
+from rules.policy import Outcome, UncertainSheet, Verdict, decide
 from rules.sheet import (
     CELLS,
     COIN_TRACK,
@@ -27,14 +28,18 @@ __all__ = [
     "COIN_TRACK",
     "SIZE",
     "Cell",
+    "Outcome",
     "PrintedSide",
     "Problem",
     "Sheet",
     "SheetError",
     "Terrain",
+    "UncertainSheet",
+    "Verdict",
     "cell_label",
     "cells_label",
     "clusters_of",
+    "decide",
     "is_edge",
     "neighbours",
     "parse_label",

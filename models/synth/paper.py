@@ -16,7 +16,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from models.synth import draw
-from models.synth.printed import PAPER_VARIANTS, THEMES, Blank, Layout, printed_blank
+from models.synth.ink import Layout
+from models.synth.printed import PAPER_VARIANTS, THEMES, Blank, printed_blank
 from models.synth.strokes import Canvas, grain_texture
 from models.synth.style import DrawStyle
 from scanner.geometry import COIN_COUNT, GRID_SIZE, geometry

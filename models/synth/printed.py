@@ -14,133 +14,26 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from models.synth.ink import (
+    FRAME_INK,
+    MOUNTAIN_BROWN,
+    PAPER,
+    SIDE_TINT,
+    Cell,
+    Layout,
+    draw_circle,
+    draw_coin,
+    draw_line,
+    draw_poly,
+    draw_text,
+    fill_poly,
+    thickness,
+)
+from models.synth.margins import coin_track, header, season_boxes
 from scanner.geometry import GRID_SIZE, Geometry, geometry
 
-Cell = tuple[int, int]
 THEMES = ("color", "printfriendly")
-
-# Printed ink tints (BGR), sampled by eye and pipette from the reference sheets.
-SIDE_TINT: dict[str, tuple[int, int, int]] = {
-    "A": (49, 151, 210),  # orange
-    "B": (118, 126, 124),  # grey-green
-    "C": (70, 120, 60),  # plausible: green
-    "D": (150, 100, 70),  # plausible: slate blue
-    "custom": (90, 110, 140),
-}
-BAND_TINT: dict[str, tuple[int, int, int]] = {
-    "A": (40, 160, 225),
-    "B": (125, 160, 150),
-    "C": (90, 160, 110),
-    "D": (165, 140, 110),
-    "custom": (120, 150, 170),
-}
-FRAME_INK = (28, 40, 52)
-
-PAPER = (187, 203, 217)  # median paper of the reference sheets (print: hue 13, scan: hue 21)
-MOUNTAIN_BROWN = (24, 30, 66)
-GOLD = (40, 185, 235)
 PAPER_VARIANTS = 8  # cached parchment textures per side and theme
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Pixel placement of the page: cell units to pixels."""
-
-    ppc: float
-    ox: float
-    oy: float
-    width: int
-    height: int
-
-    @classmethod
-    def make(cls, ppc: float, geo: Geometry | None = None) -> Layout:
-        geo = geo or geometry()
-        x0, y0, x1, y1 = geo.page
-        return cls(ppc, -x0 * ppc, -y0 * ppc, round((x1 - x0) * ppc), round((y1 - y0) * ppc))
-
-    def px(self, pts: np.ndarray | list | tuple) -> np.ndarray:
-        """Cell-unit points (..., 2) to page pixels."""
-        a = np.asarray(pts, dtype=np.float64)
-        return a * self.ppc + (self.ox, self.oy)
-
-
-_SHIFT = 4
-
-
-def _fx(pts: np.ndarray) -> np.ndarray:
-    return np.round(np.asarray(pts) * (1 << _SHIFT)).astype(np.int32).reshape(-1, 1, 2)
-
-
-def _thick(lay: Layout, w: float) -> int:
-    return max(1, round(w * lay.ppc))
-
-
-def _line(
-    img: np.ndarray,
-    lay: Layout,
-    a: tuple[float, float],
-    b: tuple[float, float],
-    color: tuple[int, ...],
-    w: float,
-) -> None:
-    cv2.line(
-        img,
-        tuple(_fx(lay.px(a)).ravel()),
-        tuple(_fx(lay.px(b)).ravel()),
-        color,
-        _thick(lay, w),
-        cv2.LINE_AA,
-        _SHIFT,
-    )
-
-
-def _poly(
-    img: np.ndarray,
-    lay: Layout,
-    pts: np.ndarray | list,
-    color: tuple[int, ...],
-    w: float,
-    closed: bool = False,
-) -> None:
-    cv2.polylines(img, [_fx(lay.px(pts))], closed, color, _thick(lay, w), cv2.LINE_AA, _SHIFT)
-
-
-def _fill(img: np.ndarray, lay: Layout, pts: np.ndarray | list, color: tuple[int, ...]) -> None:
-    cv2.fillPoly(img, [_fx(lay.px(pts))], color, cv2.LINE_AA, _SHIFT)
-
-
-def _circle(
-    img: np.ndarray, lay: Layout, c: tuple[float, float], r: float, color: tuple[int, ...], w: float
-) -> None:
-    center = tuple(_fx(lay.px(c)).ravel())
-    cv2.circle(
-        img,
-        center,
-        round(r * lay.ppc * (1 << _SHIFT)),
-        color,
-        -1 if w < 0 else _thick(lay, w),
-        cv2.LINE_AA,
-        _SHIFT,
-    )
-
-
-def _text(
-    img: np.ndarray,
-    lay: Layout,
-    s: str,
-    center: tuple[float, float],
-    height: float,
-    color: tuple[int, ...],
-    font: int = cv2.FONT_HERSHEY_TRIPLEX,
-    weight: float = 0.08,
-) -> None:
-    """Text centred on `center`, about `height` cell units tall."""
-    thick = max(1, round(weight * height * lay.ppc))
-    (tw, th), _ = cv2.getTextSize(s, font, 1.0, thick)
-    scale = height * lay.ppc / max(th, 1)
-    (tw, th), _ = cv2.getTextSize(s, font, scale, thick)
-    cx, cy = lay.px(center)
-    cv2.putText(img, s, (round(cx - tw / 2), round(cy + th / 2)), font, scale, color, thick, cv2.LINE_AA)
 
 
 def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cells: int) -> np.ndarray:
@@ -281,15 +174,15 @@ def _dashed_grid(img: np.ndarray, lay: Layout, tint: tuple[int, int, int]) -> No
     for k in range(1, n):
         for t in centers:
             a, b = max(0.0, t - half), min(float(n), t + half)
-            _line(img, lay, (k, a), (k, b), tint, w)
-            _line(img, lay, (a, k), (b, k), tint, w)
+            draw_line(img, lay, (k, a), (k, b), tint, w)
+            draw_line(img, lay, (a, k), (b, k), tint, w)
 
 
 def _solid_grid(img: np.ndarray, lay: Layout) -> None:
     n = GRID_SIZE
     for k in range(n + 1):
-        _line(img, lay, (k, 0), (k, n), (40, 40, 40), 0.018)
-        _line(img, lay, (0, k), (n, k), (40, 40, 40), 0.018)
+        draw_line(img, lay, (k, 0), (k, n), (40, 40, 40), 0.018)
+        draw_line(img, lay, (0, k), (n, k), (40, 40, 40), 0.018)
 
 
 def _frame(img: np.ndarray, lay: Layout, geo: Geometry) -> None:
@@ -312,29 +205,31 @@ def _frame(img: np.ndarray, lay: Layout, geo: Geometry) -> None:
                     a, b = (-o, t), (0, t)
                 else:
                     a, b = (n, t), (n + o, t)
-                _line(img, lay, a, b, FRAME_INK, 0.022)
+                draw_line(img, lay, a, b, FRAME_INK, 0.022)
             # the ruler's two long lines inside the block
             if side == 0:
-                _line(img, lay, (c, -o * 0.5), (c + 1, -o * 0.5), FRAME_INK, 0.006)
+                draw_line(img, lay, (c, -o * 0.5), (c + 1, -o * 0.5), FRAME_INK, 0.006)
     # inner and outer lines, slightly wavy like an ink drawing
     for r, wid in ((0.0, lw), (o, lw * 1.5)):
         x0, y0, x1, y1 = -r, -r, n + r, n + r
-        _poly(img, lay, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)], FRAME_INK, wid, closed=True)
+        draw_poly(img, lay, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)], FRAME_INK, wid, closed=True)
     # block ends: short cross bars where hatched blocks start and stop
     for c in geo.ruler_hatched_cells:
         for t in (c, c + 1):
-            _line(img, lay, (t, -o), (t, 0), FRAME_INK, 0.02)
-            _line(img, lay, (t, n), (t, n + o), FRAME_INK, 0.02)
-            _line(img, lay, (-o, t), (0, t), FRAME_INK, 0.02)
-            _line(img, lay, (n, t), (n + o, t), FRAME_INK, 0.02)
+            draw_line(img, lay, (t, -o), (t, 0), FRAME_INK, 0.02)
+            draw_line(img, lay, (t, n), (t, n + o), FRAME_INK, 0.02)
+            draw_line(img, lay, (-o, t), (0, t), FRAME_INK, 0.02)
+            draw_line(img, lay, (n, t), (n + o, t), FRAME_INK, 0.02)
 
 
 def _labels(img: np.ndarray, lay: Layout, geo: Geometry, tint: tuple[int, int, int]) -> None:
     letters = "ABCDEFGHIJK"
     for r in range(GRID_SIZE):
-        _text(img, lay, letters[r], (geo.row_label_x, r + 0.5), 0.16, tint, cv2.FONT_HERSHEY_TRIPLEX, 0.12)
+        draw_text(img, lay, letters[r], (geo.row_label_x, r + 0.5), 0.16, tint, cv2.FONT_HERSHEY_TRIPLEX,
+                  0.12)
     for c in range(GRID_SIZE):
-        _text(img, lay, str(c + 1), (c + 0.5, geo.col_label_y), 0.16, tint, cv2.FONT_HERSHEY_TRIPLEX, 0.12)
+        draw_text(img, lay, str(c + 1), (c + 0.5, geo.col_label_y), 0.16, tint, cv2.FONT_HERSHEY_TRIPLEX,
+                  0.12)
 
 
 # ------------------------------------------------------------------------------------- cell features
@@ -374,20 +269,13 @@ def _peaks(r: int, c: int) -> list[np.ndarray]:
     return [left, right, snow_l, snow_r]
 
 
-def _coin(img: np.ndarray, lay: Layout, center: tuple[float, float], r: float) -> None:
-    _circle(img, lay, center, r, (20, 110, 170), -1)
-    _circle(img, lay, center, r * 0.86, GOLD, -1)
-    _circle(img, lay, (center[0] - r * 0.1, center[1] - r * 0.1), r * 0.45, (110, 225, 250), -1)
-    _circle(img, lay, center, r * 0.6, (30, 150, 210), max(0.01, r * 0.08))
-
-
 def _mountain_color(
     img: np.ndarray, cover: np.ndarray, lay: Layout, rng: np.random.Generator, r: int, c: int
 ) -> None:
     # the scribbled square spills a little past the cell on every side
     sq = _ragged_square(rng, r, c, -0.04, 0.07)
-    _fill(img, lay, sq, MOUNTAIN_BROWN)
-    _fill(cover, lay, sq, (1,))
+    fill_poly(img, lay, sq, MOUNTAIN_BROWN)
+    fill_poly(cover, lay, sq, (1,))
     # lighter scribble streaks, printed hatching of the brown square
     for _ in range(22):
         x = c + rng.uniform(-0.2, 1.0)
@@ -395,10 +283,10 @@ def _mountain_color(
         ln = rng.uniform(0.12, 0.35)
         a = (min(c + 0.97, max(c + 0.03, x)), min(r + 0.97, max(r + 0.03, y)))
         b = (min(c + 0.97, max(c + 0.03, x + ln * 0.6)), min(r + 0.97, max(r + 0.03, y - ln)))
-        _line(img, lay, a, b, (52, 62, 105), 0.018)
+        draw_line(img, lay, a, b, (52, 62, 105), 0.018)
     for p in _peaks(r, c):
-        _poly(img, lay, p, (240, 240, 238), 0.03)
-    _coin(img, lay, (c + 0.55, r + 0.71), 0.17)
+        draw_poly(img, lay, p, (240, 240, 238), 0.03)
+    draw_coin(img, lay, (c + 0.55, r + 0.71), 0.17)
 
 
 def _mountain_bw(img: np.ndarray, lay: Layout, r: int, c: int) -> None:
@@ -406,11 +294,11 @@ def _mountain_bw(img: np.ndarray, lay: Layout, r: int, c: int) -> None:
     ink = (40, 40, 40)
     left = [(c + 0.12, r + 0.8), (c + 0.36, r + 0.36), (c + 0.6, r + 0.8)]
     right = [(c + 0.4, r + 0.8), (c + 0.64, r + 0.22), (c + 0.9, r + 0.8)]
-    _fill(img, lay, right, (255, 255, 255))
-    _poly(img, lay, right, ink, 0.02, closed=True)
-    _fill(img, lay, left, (255, 255, 255))
-    _poly(img, lay, left, ink, 0.02, closed=True)
-    _poly(
+    fill_poly(img, lay, right, (255, 255, 255))
+    draw_poly(img, lay, right, ink, 0.02, closed=True)
+    fill_poly(img, lay, left, (255, 255, 255))
+    draw_poly(img, lay, left, ink, 0.02, closed=True)
+    draw_poly(
         img,
         lay,
         [
@@ -423,9 +311,9 @@ def _mountain_bw(img: np.ndarray, lay: Layout, r: int, c: int) -> None:
         ink,
         0.012,
     )
-    _circle(img, lay, (c + 0.5, r + 0.78), 0.09, (250, 250, 250), -1)
-    _circle(img, lay, (c + 0.5, r + 0.78), 0.09, (60, 60, 60), 0.014)
-    _text(img, lay, "1", (c + 0.5, r + 0.78), 0.09, (60, 60, 60), cv2.FONT_HERSHEY_SIMPLEX, 0.1)
+    draw_circle(img, lay, (c + 0.5, r + 0.78), 0.09, (250, 250, 250), -1)
+    draw_circle(img, lay, (c + 0.5, r + 0.78), 0.09, (60, 60, 60), 0.014)
+    draw_text(img, lay, "1", (c + 0.5, r + 0.78), 0.09, (60, 60, 60), cv2.FONT_HERSHEY_SIMPLEX, 0.1)
 
 
 def _ruins(img: np.ndarray, lay: Layout, r: int, c: int, color: tuple[int, int, int], filled: bool) -> None:
@@ -433,7 +321,7 @@ def _ruins(img: np.ndarray, lay: Layout, r: int, c: int, color: tuple[int, int, 
     x, y = c + 0.2, r + 0.22
     w = 0.03
     # capital: a bar with curled ends
-    _fill(img, lay, [(x, y), (x + 0.34, y), (x + 0.34, y + 0.05), (x, y + 0.05)], color)
+    fill_poly(img, lay, [(x, y), (x + 0.34, y), (x + 0.34, y + 0.05), (x, y + 0.05)], color)
     for ex, sgn in ((x + 0.02, 1), (x + 0.32, -1)):
         ctr = lay.px((ex, y + 0.07))
         cv2.ellipse(
@@ -444,14 +332,14 @@ def _ruins(img: np.ndarray, lay: Layout, r: int, c: int, color: tuple[int, int, 
             0 if sgn > 0 else 180,
             360 if sgn > 0 else 540,
             color,
-            _thick(lay, 0.02),
+            thickness(lay, 0.02),
             cv2.LINE_AA,
         )
     # shaft with flutes
     shaft = [(x + 0.07, y + 0.07), (x + 0.07, y + 0.5), (x + 0.27, y + 0.5), (x + 0.27, y + 0.07)]
-    _poly(img, lay, shaft, color, w)
+    draw_poly(img, lay, shaft, color, w)
     for fx in (0.13, 0.17, 0.21):
-        _line(img, lay, (x + fx, y + 0.12), (x + fx, y + 0.46), color, 0.016)
+        draw_line(img, lay, (x + fx, y + 0.12), (x + fx, y + 0.46), color, 0.016)
     # broken column
     bx = x + 0.4
     stump = [
@@ -462,14 +350,14 @@ def _ruins(img: np.ndarray, lay: Layout, r: int, c: int, color: tuple[int, int, 
         (bx + 0.15, y + 0.27),
         (bx + 0.17, y + 0.5),
     ]
-    _poly(img, lay, stump, color, w)
-    _line(img, lay, (bx + 0.06, y + 0.35), (bx + 0.06, y + 0.47), color, 0.016)
-    _line(img, lay, (bx + 0.11, y + 0.35), (bx + 0.11, y + 0.47), color, 0.016)
-    _circle(img, lay, (bx + 0.12, y + 0.16), 0.03, color, -1)
+    draw_poly(img, lay, stump, color, w)
+    draw_line(img, lay, (bx + 0.06, y + 0.35), (bx + 0.06, y + 0.47), color, 0.016)
+    draw_line(img, lay, (bx + 0.11, y + 0.35), (bx + 0.11, y + 0.47), color, 0.016)
+    draw_circle(img, lay, (bx + 0.12, y + 0.16), 0.03, color, -1)
     # bases: two steps under each column
     for a, b in ((x - 0.01, x + 0.35), (bx - 0.03, bx + 0.2)):
-        _fill(img, lay, [(a, y + 0.53), (b, y + 0.53), (b, y + 0.58), (a, y + 0.58)], color)
-        _fill(
+        fill_poly(img, lay, [(a, y + 0.53), (b, y + 0.53), (b, y + 0.58), (a, y + 0.58)], color)
+        fill_poly(
             img,
             lay,
             [(a - 0.02, y + 0.61), (b + 0.02, y + 0.61), (b + 0.02, y + 0.66), (a - 0.02, y + 0.66)],
@@ -483,7 +371,7 @@ def _rift_mask(lay: Layout, rng: np.random.Generator, cells: frozenset[Cell], sh
     h, w = lay.height, lay.width
     m = np.zeros((h, w), np.uint8)
     for r, c in cells:
-        _fill(m, lay, [(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)], (255,))
+        fill_poly(m, lay, [(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)], (255,))
     inside = cv2.distanceTransform(m, cv2.DIST_L2, 3)
     outside = cv2.distanceTransform(255 - m, cv2.DIST_L2, 3)
     sd = inside - outside - shrink * lay.ppc
@@ -565,319 +453,6 @@ def _rift_bw(paint: np.ndarray, lay: Layout, rng: np.random.Generator, hole: np.
     hole[edge > 0] = 1.0
 
 
-# ----------------------------------------------------------------------------------- below the grid
-
-
-def _brace(
-    img: np.ndarray, lay: Layout, x: float, y0: float, y1: float, d: float, color: tuple[int, ...]
-) -> None:
-    ym = (y0 + y1) / 2
-    pts = [
-        (x + d, y0),
-        (x, y0 + 0.05),
-        (x, ym - 0.05),
-        (x - d * 0.6, ym),
-        (x, ym + 0.05),
-        (x, y1 - 0.05),
-        (x + d, y1),
-    ]
-    _poly(img, lay, pts, color, 0.018)
-
-
-def _coin_track(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: str) -> None:
-    x0, y0, x1, y1 = geo.coin_band
-    centers = geo.coin_centers()
-    ink = (40, 40, 40) if theme == "printfriendly" else FRAME_INK
-    if theme == "printfriendly":
-        _poly(img, lay, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)], ink, 0.018, closed=True)
-        for cx, cy in centers:
-            _circle(img, lay, (cx, cy), geo.coin_radius * 0.85, (70, 70, 70), 0.014)
-            _text(img, lay, "1", (cx, cy), 0.17, (70, 70, 70), cv2.FONT_HERSHEY_SIMPLEX, 0.1)
-    else:
-        band = BAND_TINT.get(side, BAND_TINT["custom"])
-        _fill(
-            img,
-            lay,
-            [(x0 + 0.05, y0 + 0.04), (x1 - 0.05, y0 + 0.04), (x1 - 0.05, y1 - 0.04), (x0 + 0.05, y1 - 0.04)],
-            band,
-        )
-        _brace(img, lay, x0, y0, y1, 0.08, ink)
-        _brace(img, lay, x1, y0, y1, -0.08, ink)
-        for cx, cy in centers:
-            _coin(img, lay, (cx, cy), geo.coin_radius)
-    # plus-shaped icon: five squares with a little mountain in the middle
-    ix, iy = geo.coin_icon
-    s = 0.17
-    fill = (250, 250, 250) if theme == "printfriendly" else BAND_TINT.get(side, BAND_TINT["custom"])
-    for dx, dy in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)):
-        sq = [
-            (ix + (dx - 0.5) * s * 2, iy + (dy - 0.5) * s * 2),
-            (ix + (dx + 0.5) * s * 2, iy + (dy - 0.5) * s * 2),
-            (ix + (dx + 0.5) * s * 2, iy + (dy + 0.5) * s * 2),
-            (ix + (dx - 0.5) * s * 2, iy + (dy + 0.5) * s * 2),
-        ]
-        _fill(img, lay, sq, fill)
-        _poly(img, lay, sq, ink, 0.012, closed=True)
-    mid = [(ix - s, iy - s), (ix + s, iy - s), (ix + s, iy + s), (ix - s, iy + s)]
-    _fill(img, lay, mid, (240, 240, 240) if theme == "printfriendly" else MOUNTAIN_BROWN)
-    _poly(
-        img,
-        lay,
-        [
-            (ix - 0.12, iy + 0.08),
-            (ix - 0.03, iy - 0.08),
-            (ix + 0.03, iy + 0.02),
-            (ix + 0.07, iy - 0.06),
-            (ix + 0.12, iy + 0.08),
-        ],
-        ink if theme == "printfriendly" else (230, 230, 230),
-        0.012,
-    )
-
-
-def _monster_face(
-    img: np.ndarray, lay: Layout, cx: float, cy: float, s: float, color: tuple[int, ...]
-) -> None:
-    _poly(
-        img,
-        lay,
-        [
-            (cx - s, cy - s * 0.9),
-            (cx - s * 0.8, cy - s * 0.4),
-            (cx - s * 0.7, cy + s * 0.4),
-            (cx, cy + s),
-            (cx + s * 0.7, cy + s * 0.4),
-            (cx + s * 0.8, cy - s * 0.4),
-            (cx + s, cy - s * 0.9),
-        ],
-        color,
-        0.012,
-    )
-    _line(img, lay, (cx - s * 0.8, cy - s * 0.4), (cx + s * 0.8, cy - s * 0.4), color, 0.01)
-    _line(img, lay, (cx - s * 0.4, cy), (cx - s * 0.15, cy + s * 0.1), color, 0.01)
-    _line(img, lay, (cx + s * 0.4, cy), (cx + s * 0.15, cy + s * 0.1), color, 0.01)
-
-
-def _rounded_rect(x0: float, y0: float, x1: float, y1: float, rr: float) -> np.ndarray:
-    """Outline of a rectangle with quarter-circle corners of radius `rr`, as a closed point list."""
-    arc = np.linspace(0, np.pi / 2, 6)
-    pts = []
-    for cx, cy, start in (
-        (x1 - rr, y0 + rr, -np.pi / 2),
-        (x1 - rr, y1 - rr, 0.0),
-        (x0 + rr, y1 - rr, np.pi / 2),
-        (x0 + rr, y0 + rr, np.pi),
-    ):
-        a = start + arc
-        pts.append(np.stack([cx + rr * np.cos(a), cy + rr * np.sin(a)], 1))
-    return np.vstack(pts)
-
-
-def _season_boxes(img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: str) -> None:
-    bw = theme == "printfriendly"
-    ink = (40, 40, 40) if bw else (60, 85, 110)
-    pale: tuple[int, ...] = (170, 170, 170) if bw else SIDE_TINT.get(side, SIDE_TINT["custom"])
-    pale = tuple(int(v + (255 - v) * 0.3) for v in pale) if not bw else pale
-    letters = ("AB", "BC", "CD", "DA")
-    for i, (x0, y0, x1, y1) in enumerate(geo.season_boxes):
-        w, h = x1 - x0, y1 - y0
-        rr = 0.14
-        box = _rounded_rect(x0, y0, x1, y1, rr)
-        _poly(img, lay, box, ink, 0.032, closed=True)
-        xa, xb = x0 + w * 0.36, x0 + w * 0.71
-        _line(img, lay, (xa, y0), (xa, y1), ink, 0.026)
-        _line(img, lay, (xb, y0), (xb, y1), ink, 0.026)
-        _line(img, lay, (x0, y0 + h / 2), (xb, y0 + h / 2), ink, 0.026)
-        for k, ch in enumerate(letters[i]):
-            cx = x0 + w * (0.18 + 0.355 * k)
-            _text(img, lay, ch, (cx, y0 + h * 0.25), 0.28, pale, cv2.FONT_HERSHEY_COMPLEX, 0.1)
-        ccx, ccy = x0 + w * 0.18, y0 + h * 0.75
-        if bw:
-            _circle(img, lay, (ccx, ccy), 0.13, pale, 0.014)
-            _text(img, lay, "1", (ccx, ccy), 0.12, pale, cv2.FONT_HERSHEY_SIMPLEX, 0.1)
-        else:
-            _circle(img, lay, (ccx, ccy), 0.12, tuple(int(v * 0.3 + 200 * 0.7) for v in GOLD), -1)
-        _monster_face(img, lay, x0 + w * 0.535, y0 + h * 0.75, 0.12, pale)
-        if i < 3:
-            _text(
-                img,
-                lay,
-                "+",
-                ((x1 + geo.season_boxes[i + 1][0]) / 2, y0 + h / 2),
-                0.2,
-                ink,
-                cv2.FONT_HERSHEY_SIMPLEX,
-                0.12,
-            )
-    x1 = geo.season_boxes[-1][2]
-    sx0, sy0, sx1, sy1 = geo.total_shield
-    _text(img, lay, "=", ((x1 + sx0) / 2, (sy0 + sy1) / 2), 0.16, ink, cv2.FONT_HERSHEY_SIMPLEX, 0.12)
-    _shield(img, lay, (sx0 + 0.25, sy0 + 0.1, sx1 - 0.25, sy1 - 0.25), ink, bw)
-    # laurels
-    leaf = (40, 40, 40) if bw else (40, 130, 190)
-    for sgn in (-1, 1):
-        for k in range(6):
-            t = k / 5
-            cx = (sx0 + sx1) / 2 + sgn * (0.5 - 0.15 * t) * (sx1 - sx0) * 0.9 * np.cos(t * 1.2)
-            cy = sy0 + 0.6 + t * 0.7
-            ctr = lay.px((cx, cy))
-            cv2.ellipse(
-                img,
-                (round(ctr[0]), round(ctr[1])),
-                (max(1, round(0.07 * lay.ppc)), max(1, round(0.04 * lay.ppc))),
-                float(sgn * 40),
-                0,
-                360,
-                leaf,
-                -1,
-                cv2.LINE_AA,
-            )
-
-
-def _shield(
-    img: np.ndarray, lay: Layout, box: tuple[float, float, float, float], ink: tuple[int, ...], bw: bool
-) -> None:
-    """Heater shield filling `box`: slightly dipped top edge, straight sides, curved point."""
-    x0, y0, x1, y1 = box
-    w, h = x1 - x0, y1 - y0
-    mx = x0 + w / 2
-    arc = np.linspace(0, np.pi / 2, 10)
-    side_r = [(mx + w / 2 * np.cos(a), y0 + h * 0.45 + h * 0.55 * np.sin(a)) for a in arc]
-    side_l = [(mx - w / 2 * np.cos(a), y0 + h * 0.45 + h * 0.55 * np.sin(a)) for a in arc[::-1]]
-    pts = [(x0, y0), (x0 + w / 2, y0 + h * 0.04), (x1, y0), *side_r, *side_l]
-    _fill(img, lay, pts, (252, 252, 252) if bw else (205, 218, 230))
-    _poly(img, lay, pts, ink, 0.03, closed=True)
-
-
-def _header_geo() -> dict[str, list[float]]:
-    """The header block of ``scanner/geometry.json`` (only the renderer draws the header)."""
-    return _load_header()
-
-
-@lru_cache(maxsize=1)
-def _load_header() -> dict[str, list[float]]:
-    import json
-    from importlib import resources
-
-    raw = json.loads(resources.files("scanner").joinpath("geometry.json").read_text(encoding="utf-8"))
-    return {k: v for k, v in raw["header"].items() if isinstance(v, list)}
-
-
-def _header(
-    img: np.ndarray, lay: Layout, geo: Geometry, side: str, theme: str, rng: np.random.Generator
-) -> None:
-    bw = theme == "printfriendly"
-    hd = _header_geo()
-    ink = (30, 30, 30) if bw else FRAME_INK
-    tint = (30, 30, 30) if bw else SIDE_TINT.get(side, SIDE_TINT["custom"])
-    for key, text in (("name_label", "CARTOGRAPHER:"), ("title_label", "TITLE:")):
-        x, y = hd[key]
-        (tw, _), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_TRIPLEX, 1.0, 1)
-        (_, th), _ = cv2.getTextSize("C", cv2.FONT_HERSHEY_TRIPLEX, 1.0, 1)
-        width = 0.22 * tw / th
-        _text(img, lay, text, (x + width / 2, y), 0.22, ink, cv2.FONT_HERSHEY_TRIPLEX, 0.14)
-    for key in ("name_line", "title_line"):
-        x0, y, x1 = hd[key]
-        _line(img, lay, (x0, y), (x1, y), tint, 0.025)
-    # banner: an arched ribbon with folded tails
-    bx0, by0, bx1, by1 = hd["banner"]
-    t = np.linspace(0, 1, 40)
-    cx0, cx1 = bx0 + 0.55, bx1 - 0.55
-    top = np.stack([cx0 + t * (cx1 - cx0), by0 + 0.3 - np.sin(t * np.pi) * 0.3], 1)
-    bot = top + np.array([0, 0.42])
-    band = np.vstack([top, bot[::-1]])
-    _fill(img, lay, band, (235, 240, 245) if not bw else (255, 255, 255))
-    _poly(img, lay, band, ink, 0.03, closed=True)
-    for sgn, (ex, ey) in ((-1, top[0]), (1, top[-1])):
-        tail = [
-            (ex, ey + 0.2),
-            (ex + sgn * 0.55, ey + 0.25),
-            (ex + sgn * 0.35, ey + 0.5),
-            (ex + sgn * 0.6, by1),
-            (ex, ey + 0.72),
-            (ex, ey + 0.42),
-        ]
-        _poly(img, lay, tail, ink, 0.025, closed=True)
-    # shield, with two swords crossing behind it
-    sx0, sy0, sx1, sy1 = hd["title_shield"]
-    mx = (sx0 + sx1) / 2
-    for sgn in (-1, 1):
-        hilt = np.array([mx + sgn * 0.95, sy0 - 0.55])
-        tip = np.array([mx - sgn * 0.95, sy1 - 0.05])
-        _line(img, lay, tuple(hilt), tuple(tip), ink, 0.05)
-        d = (tip - hilt) / np.hypot(*(tip - hilt))
-        guard = hilt + d * 0.25
-        nrm = np.array([-d[1], d[0]]) * 0.15
-        _line(img, lay, tuple(guard - nrm), tuple(guard + nrm), ink, 0.045)
-        _circle(img, lay, tuple(hilt - d * 0.05), 0.06, ink, 0.025)
-    _shield(img, lay, (sx0, sy0, sx1, sy1), ink, bw)
-    if not bw:
-        for k in range(2):
-            for sgn in (-1, 1):
-                _circle(img, lay, (mx + sgn * 0.38, sy0 + 0.12 + 0.0 * k), 0.02, ink, -1)
-        # flourishes either side of the shield
-        for sgn in (-1, 1):
-            x_in, x_out = mx + sgn * 1.0, mx + sgn * 2.95
-            y = -0.75
-            _line(img, lay, (x_in, y), (x_out, y), ink, 0.035)
-            ctr = lay.px((mx + sgn * 1.35, y - 0.05))
-            cv2.ellipse(
-                img,
-                (round(ctr[0]), round(ctr[1])),
-                (round(0.2 * lay.ppc), round(0.14 * lay.ppc)),
-                0,
-                0,
-                300,
-                ink,
-                _thick(lay, 0.04),
-                cv2.LINE_AA,
-            )
-            _line(img, lay, (mx + sgn * 2.0, y - 0.12), (mx + sgn * 2.5, y - 0.12), ink, 0.03)
-    # crown
-    cx, cy = hd["crown"]
-    crown = [
-        (cx - 0.18, cy + 0.12),
-        (cx - 0.2, cy - 0.1),
-        (cx - 0.08, cy),
-        (cx, cy - 0.14),
-        (cx + 0.08, cy),
-        (cx + 0.2, cy - 0.1),
-        (cx + 0.18, cy + 0.12),
-    ]
-    _fill(img, lay, crown, ink)
-    # compass rose
-    qx0, qy0, qx1, qy1 = hd["compass"]
-    cc = ((qx0 + qx1) / 2, (qy0 + qy1) / 2)
-    rad = min(qx1 - qx0, qy1 - qy0) / 2
-    if bw:
-        comp: tuple[int, ...] = (30, 30, 30)
-    else:
-        comp = {"A": (45, 155, 215), "B": (120, 140, 130)}.get(side, SIDE_TINT.get(side, SIDE_TINT["custom"]))
-    _circle(img, lay, cc, rad * (0.8 if bw else 0.55), ink if bw else comp, 0.02)
-    if not bw:
-        _circle(img, lay, cc, rad * 0.62, comp, 0.012)
-    for k in range(32 if not bw else 16):
-        ang = k * np.pi / (16 if not bw else 8)
-        main = k % (8 if not bw else 4) == 0
-        ln = rad * (1.0 if main else 0.72 if k % 2 == 0 else 0.5)
-        ray = (float(cc[0] + ln * np.sin(ang)), float(cc[1] - ln * np.cos(ang)))
-        wing = rad * (0.09 if main else 0.05)
-        l_ = (cc[0] + wing * np.sin(ang - np.pi / 2), cc[1] - wing * np.cos(ang - np.pi / 2))
-        r_ = (cc[0] + wing * np.sin(ang + np.pi / 2), cc[1] - wing * np.cos(ang + np.pi / 2))
-        _fill(img, lay, [l_, ray, cc], comp)
-        _fill(img, lay, [cc, ray, r_], tuple(int(v * 0.7) for v in comp))
-    _circle(img, lay, cc, rad * 0.07, ink, -1)
-    if not bw:
-        for k, ch in enumerate("NESW"):
-            ang = k * np.pi / 2
-            pos = (cc[0] + rad * 1.12 * np.sin(ang), cc[1] - rad * 1.12 * np.cos(ang))
-            _text(img, lay, ch, pos, 0.12, comp, cv2.FONT_HERSHEY_COMPLEX, 0.1)
-        if side in ("A", "B", "C", "D"):
-            pos = (hd["side_letter"][0], hd["side_letter"][1])
-            _text(img, lay, f"({side})", pos, 0.18, ink, cv2.FONT_HERSHEY_TRIPLEX, 0.14)
-    del rng, geo
-
-
 # ------------------------------------------------------------------------------------------- public
 
 
@@ -936,14 +511,14 @@ def _print_master(
         x0, y0, x1, y1 = geo.page
         m = 0.35
         corners = [(x0 + m, y0 + m), (x1 - m, y0 + m), (x1 - m, y1 - m), (x0 + m, y1 - m)]
-        _poly(ink, lay, corners, (30, 30, 30), 0.02, closed=True)
+        draw_poly(ink, lay, corners, (30, 30, 30), 0.02, closed=True)
     else:
         _dashed_grid(ink, lay, tint)
         _frame(ink, lay, geo)
         _labels(ink, lay, geo, tint)
-    _coin_track(ink, lay, geo, side, theme)
-    _season_boxes(ink, lay, geo, side, theme)
-    _header(ink, lay, geo, side, theme, rng)
+    coin_track(ink, lay, geo, side, theme)
+    season_boxes(ink, lay, geo, side, theme)
+    header(ink, lay, geo, side, theme, rng)
     ruin_tint = (95, 95, 95) if theme == "printfriendly" else tint
     for r, c in sorted(ruins):
         _ruins(ink, lay, r, c, ruin_tint, theme == "printfriendly")
@@ -1019,7 +594,7 @@ def _protect_mask(lay: Layout, cells: frozenset[Cell]) -> tuple[np.ndarray, tupl
             (c + 1 - inset, r + 1 - inset),
             (c + inset, r + 1 - inset),
         ]
-        _fill(protect, lay, sq, (1,))
+        fill_poly(protect, lay, sq, (1,))
     box = (0, 0, 0, 0)
     if cells:
         protect = cv2.GaussianBlur(protect, (0, 0), max(0.5, 0.02 * lay.ppc))

@@ -12,14 +12,8 @@ import pytest
 
 from models import dataset as ds
 from rules.sides import printed_side
-from scanner.classify import (
-    TERRAIN_CLASSES,
-    ModelError,
-    classify_sheet,
-    default_model_dir,
-    load_models,
-    prepare,
-)
+from scanner.classify import TERRAIN_CLASSES, classify_sheet
+from scanner.nets import ModelError, default_model_dir, load_models, prepare
 from scanner.sample import cell_patches, coin_patches, edge_strips
 
 MODEL_DIR = default_model_dir()

@@ -79,7 +79,7 @@ def test_score_refuses_a_photo_with_doubtful_cells(photo, monkeypatch: pytest.Mo
     # Make every drawable cell doubtful: the photo path must refuse and name the cells.
     monkeypatch.setattr(scanner.pipeline, "classify_sheet", functools.partial(classify_sheet, threshold=1.01))
     result = runner.invoke(cli.app, ["score", str(path), "--cards", "sentinel_wood", "--json"])
-    assert result.exit_code == 3
+    assert result.exit_code == 4
     assert "could not be read" in result.stderr and "cartoscan scan" in result.stderr
     args = ["score", str(path), "--cards", "sentinel_wood", "--json", "--allow-doubtful"]
     guessed = runner.invoke(cli.app, args)

@@ -13,7 +13,8 @@ import pytest
 pytest.importorskip("torch")
 
 from models import train
-from scanner.classify import classify_sheet, load_models
+from scanner.classify import classify_sheet
+from scanner.nets import load_models
 
 
 def test_tiny_training_exports_checked_models(tmp_path: Path) -> None:

@@ -7,8 +7,9 @@ import itertools
 import numpy as np
 import pytest
 
-from models.synth.draw import draw_cell, icon_paths
-from models.synth.printed import Layout
+from models.synth.draw import draw_cell
+from models.synth.icons import icon_paths
+from models.synth.ink import Layout
 from models.synth.strokes import Canvas
 from models.synth.style import ICONS, Hand, TerrainLook
 

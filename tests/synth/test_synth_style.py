@@ -8,7 +8,8 @@ import hashlib
 import numpy as np
 import pytest
 
-from models.synth.draw import VARY_BOX, coin_marks, fill_paths, icon_paths, varied_icon
+from models.synth.draw import coin_marks, fill_paths
+from models.synth.icons import VARY_BOX, icon_paths, varied_icon
 from models.synth.paper import render_page
 from models.synth.play import random_game
 from models.synth.style import COIN_MARKS, FILL_MODES, ICONS, DrawStyle, Hand, TerrainLook

@@ -1,0 +1,203 @@
+"""The ONNX models: load them, check them against their manifest, and prepare their inputs.
+
+The models and their manifest live in ``models/``; :func:`load_models` checks every file against the
+manifest (SHA-256, input shape, outputs, class order) and raises :class:`ModelError` on any mismatch.
+Inference uses onnxruntime only, never torch. :mod:`scanner.classify` reads a sheet with them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import onnxruntime as ort
+
+from scanner.constants import (
+    COIN_CLASSES,
+    EDGE_CLASSES,
+    PAPER_LEVEL,
+    PAPER_PERCENTILE,
+    PAPER_SAMPLES,
+    TERRAIN_CLASSES,
+)
+
+__all__ = [
+    "MANIFEST",
+    "Model",
+    "ModelError",
+    "Models",
+    "default_model_dir",
+    "default_models",
+    "load_models",
+    "prepare",
+    "softmax",
+    "white_balance",
+]
+
+MANIFEST = "manifest.json"
+MODEL_NAMES = ("cell", "coin", "edge")
+
+
+class ModelError(ValueError):
+    """The model files do not match their manifest (or are missing)."""
+
+
+@dataclass(frozen=True)
+class Model:
+    """One ONNX model with its manifest entry."""
+
+    name: str
+    session: ort.InferenceSession
+    input_size: tuple[int, int]
+    mean: np.ndarray
+    std: np.ndarray
+    classes: tuple[str, ...]
+    temperature: dict[str, float]
+    entry: Mapping[str, Any]
+
+    def run(self, patches: np.ndarray) -> list[np.ndarray]:
+        """Raw ONNX outputs for BGR ``uint8`` patches ``(N, h, w, 3)``."""
+        x = prepare(patches, self.input_size, self.mean, self.std)
+        return list(self.session.run(None, {"input": x}))
+
+
+@dataclass(frozen=True)
+class Models:
+    """The three checked models: ``cell``, ``coin``, ``edge``."""
+
+    cell: Model
+    coin: Model
+    edge: Model
+    manifest: Mapping[str, Any]
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def default_model_dir() -> Path:
+    return Path(str(resources.files("models")))
+
+
+def load_models(directory: str | Path | None = None, *, threads: int = 1) -> Models:
+    """Load the ONNX models of ``directory`` (default: the installed ``models`` package), checked.
+
+    Raises
+    ------
+    ModelError
+        When the manifest is missing or unreadable, a file is missing, its SHA-256 differs, or the
+        graph's input shape or output count disagrees with the manifest.
+    """
+    d = Path(directory) if directory is not None else default_model_dir()
+    try:
+        manifest = json.loads((d / MANIFEST).read_text(encoding="utf-8"))
+        entries = manifest["models"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise ModelError(f"cannot read the model manifest {d / MANIFEST}: {exc}") from None
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    loaded = {}
+    for name in MODEL_NAMES:
+        if name not in entries:
+            raise ModelError(f"the model manifest has no '{name}' model")
+        loaded[name] = _load_one(d, name, entries[name], opts)
+    return Models(manifest=manifest, **loaded)
+
+
+def _load_one(d: Path, name: str, entry: Mapping[str, Any], opts: ort.SessionOptions) -> Model:
+    path = d / entry["file"]
+    if not path.is_file():
+        raise ModelError(f"model file {path} is missing")
+    digest = _sha256(path)
+    if digest != entry["sha256"]:
+        raise ModelError(f"model file {path.name} does not match its manifest (SHA-256 {digest[:12]}…)")
+    session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    shape = session.get_inputs()[0].shape
+    h, w = entry["input"]["size"]
+    if list(shape[1:]) != [3, h, w]:
+        raise ModelError(f"model {path.name} takes input {shape}, the manifest says (N, 3, {h}, {w})")
+    outputs = [o.name for o in session.get_outputs()]
+    if outputs != list(entry["outputs"]):
+        raise ModelError(f"model {path.name} has outputs {outputs}, the manifest says {entry['outputs']}")
+    classes = tuple(entry["classes"])
+    expected = _expected_classes(name)
+    if classes != expected:
+        raise ModelError(f"model {path.name} has classes {classes}, this scanner expects {expected}")
+    return Model(
+        name=name,
+        session=session,
+        input_size=(h, w),
+        mean=np.asarray(entry["input"]["mean"], np.float32),
+        std=np.asarray(entry["input"]["std"], np.float32),
+        classes=classes,
+        temperature={k: float(v) for k, v in entry["temperature"].items()},
+        entry=entry,
+    )
+
+
+def _expected_classes(name: str) -> tuple[str, ...]:
+    return {"cell": TERRAIN_CLASSES, "coin": COIN_CLASSES, "edge": EDGE_CLASSES}[name]
+
+
+@cache
+def default_models() -> Models:
+    """The installed models, loaded and checked once per process."""
+    return load_models()
+
+
+def white_balance(patches: np.ndarray, reference: np.ndarray | None = None) -> np.ndarray:
+    """Scale each colour channel so the sheet's paper maps to :data:`PAPER_LEVEL`.
+
+    Parameters
+    ----------
+    patches : ndarray, uint8, shape (..., h, w, 3)
+    reference : ndarray, optional
+        Patches to estimate the paper from (default: ``patches``); pass a sheet's cell patches to
+        balance its coin and edge patches the same way.
+    """
+    ref = (patches if reference is None else reference).reshape(-1, 3)
+    sub = ref[:: max(1, len(ref) // PAPER_SAMPLES)]  # a regular subsample estimates the percentile as well
+    k = min(len(sub) - 1, int(len(sub) * PAPER_PERCENTILE / 100.0))
+    paper = np.partition(sub, k, axis=0)[k].astype(np.float32)
+    gain = PAPER_LEVEL / np.maximum(paper, 16.0)
+    flat = np.ascontiguousarray(patches).reshape(-1, patches.shape[-2], 3)
+    scale = (float(gain[0]), float(gain[1]), float(gain[2]), 0.0)
+    out = cv2.multiply(flat, scale, dtype=cv2.CV_8U)  # type: ignore[call-overload]
+    return np.asarray(out).reshape(patches.shape)
+
+
+def prepare(patches: np.ndarray, size: tuple[int, int], mean: np.ndarray, std: np.ndarray) -> np.ndarray:
+    """BGR ``uint8`` patches ``(N, h, w, 3)`` -> normalised float32 ``(N, 3, H, W)`` for the nets."""
+    h, w = size
+    n = patches.shape[0]
+    if patches.shape[1:3] != (h, w):
+        patches = (
+            np.stack([cv2.resize(p, (w, h), interpolation=cv2.INTER_AREA) for p in patches])
+            if n
+            else (np.zeros((0, h, w, 3), np.uint8))
+        )
+    # One pass that scales, shifts and reorders to NCHW: 8x faster than the textbook expression, which
+    # took a quarter of the 121-cell inference time.
+    out = np.empty((patches.shape[0], 3, h, w), np.float32)
+    m, sd = np.asarray(mean, np.float32), np.asarray(std, np.float32)
+    scale = (1.0 / (255.0 * sd)).astype(np.float32)[None, :, None, None]
+    shift = (-m / sd).astype(np.float32)[None, :, None, None]
+    np.multiply(patches.transpose(0, 3, 1, 2), scale, out=out, casting="unsafe")
+    out += shift
+    return out
+
+
+def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
+    z = logits / temperature
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
