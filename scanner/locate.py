@@ -17,6 +17,7 @@ from itertools import combinations
 import cv2
 import numpy as np
 
+from rules.grid import SIZE
 from scanner.constants import (
     ALTERNATE_OUTLINES,
     BLUR_MIN_SHARPNESS,
@@ -50,11 +51,10 @@ from scanner.constants import (
 )
 from scanner.debug import DebugSink, emit
 from scanner.failure import Failure
-from scanner.geometry import GRID_SIZE
 from scanner.orient import coin_track_score, decide, landmark_scores, min_channel
 from scanner.rectify import apply_h, canon_matrix, canon_size, grid_homography
 
-N = GRID_SIZE
+N = SIZE
 _NODES = np.stack(np.meshgrid(np.arange(N + 1.0), np.arange(N + 1.0), indexing="xy"), axis=-1)  # [y, x]
 
 
