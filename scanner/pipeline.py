@@ -137,7 +137,7 @@ class Reading:
                 k: [[round(float(v), 3) for v in row] for row in a] for k, a in self.outlines.items()
             },
             "timings_ms": {k: round(v * 1000, 1) for k, v in self.timings.items()},
-            "groups": [[label(r, c) for r, c in group] for group in self.groups],
+            "groups": [[cell_label(cell) for cell in group] for group in self.groups],
         }
 
 
