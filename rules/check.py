@@ -37,6 +37,17 @@ from functools import cache
 from typing import Any
 
 from rules.errors import SheetError
+from rules.grid import (
+    CELLS,
+    COIN_TRACK,
+    CUSTOM,
+    SIZE,
+    Cell,
+    cell_label,
+    cells_label,
+    clusters_of,
+    neighbours,
+)
 from rules.season import Season
 from rules.shapes import (
     AMBUSH,
@@ -50,19 +61,7 @@ from rules.shapes import (
     pattern_of,
     surrounded_mountains,
 )
-from rules.sheet import (
-    CELLS,
-    COIN_TRACK,
-    SIZE,
-    Cell,
-    Sheet,
-    Terrain,
-    cell_label,
-    cells_label,
-    clusters_of,
-    neighbours,
-)
-from rules.sides import CUSTOM
+from rules.sheet import Sheet, Terrain
 
 __all__ = [
     "EDITIONS",
