@@ -4,7 +4,8 @@ imports inside functions included).
 rules is the ground floor (the standard library and itself only; rules.grid and rules.errors below the
 rest of it); scanner imports rules; models.synth imports rules and the printed sheet's geometry
 (scanner.geometry); the training code (models/*.py) imports rules, scanner and models; the front ends
-(cli.py, benchmarks/) import anything. Nothing imports a front end or the tests.
+(front/, cli.py, benchmarks/) import anything. Nothing below the front ends imports one, and
+nothing imports the tests.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PROJECT = ("rules", "scanner", "models", "cli", "benchmarks", "tests")
+PROJECT = ("rules", "scanner", "models", "front", "cli", "benchmarks", "tests")
 
 
 def _module_name(path: Path) -> str:
@@ -63,10 +64,12 @@ def allowed(importer: str, imported: str) -> bool:
         return top == "rules" or imported.startswith("models.synth") or imported == "scanner.geometry"
     if importer.startswith("models"):
         return top in ("rules", "scanner", "models")
+    if importer.startswith("front"):
+        return top in ("rules", "scanner", "models", "front")
     return top not in ("tests",) or importer.startswith("tests")
 
 
-LIBRARY = sorted(p for pkg in ("rules", "scanner", "models") for p in (ROOT / pkg).rglob("*.py"))
+LIBRARY = sorted(p for pkg in ("rules", "scanner", "models", "front") for p in (ROOT / pkg).rglob("*.py"))
 
 
 def test_the_walk_sees_the_packages() -> None:
@@ -95,6 +98,8 @@ def test_imports_follow_the_layers(path: Path) -> None:
         ("models.synth.paper", "scanner.geometry", True),
         ("models.train", "scanner.nets", True),
         ("scanner.pipeline", "cli", False),
+        ("scanner.pipeline", "front.overlay", False),
+        ("front.overlay", "scanner.constants", True),
     ],
 )
 def test_the_rule_itself(importer: str, imported: str, ok: bool) -> None:
