@@ -35,6 +35,8 @@ from rules.sides import CUSTOM, SIDE_NAMES, PrintedSide, printed_side
 __all__ = [
     "CELLS",
     "COIN_TRACK",
+    "MAX_PROBLEMS",
+    "MAX_TEXT",
     "ROW_LETTERS",
     "SIZE",
     "Cell",
@@ -51,6 +53,11 @@ __all__ = [
 ]
 
 SIZE = 11
+MAX_TEXT = 65_536
+"""Longest sheet text read (characters): a sheet is ~150, comments included a few hundred; anything far
+longer is not a sheet, and reading it whole would cost time and memory for nothing."""
+MAX_PROBLEMS = 20
+"""Problems listed for one text before the rest are summed up in one last problem (``too_many``)."""
 COIN_TRACK = 14  # coin spaces on the sheet (counted on printed sides A/B; Heroes assumed the same)
 ROW_LETTERS = "ABCDEFGHIJK"
 
@@ -195,11 +202,15 @@ def parse_label(text: str) -> Cell:
 
 def parse_labels(text: str) -> frozenset[Cell]:
     """Labels separated by spaces or commas, e.g. ``"C4 C5"``; duplicates are an error."""
-    cells: list[Cell] = [parse_label(part) for part in re.split(r"[\s,]+", text.strip()) if part]
-    if len(set(cells)) != len(cells):
-        dupes = sorted({c for c in cells if cells.count(c) > 1})
-        raise SheetError(f"cell {cells_label(dupes[:1])} is listed twice")
-    return frozenset(cells)
+    seen: set[Cell] = set()
+    for part in re.split(r"[\s,]+", text.strip()):
+        if not part:
+            continue
+        cell = parse_label(part)
+        if cell in seen:  # there are only 121 cells, so this stops within 122 labels
+            raise SheetError(f"cell {cells_label([cell])} is listed twice")
+        seen.add(cell)
+    return frozenset(seen)
 
 
 def clusters_of(cells: Iterable[Cell]) -> tuple[frozenset[Cell], ...]:
@@ -236,7 +247,9 @@ class Problem(NamedTuple):
     ``fatal`` problems make :meth:`Sheet.parse` raise; the others (``?`` cells, a monster
     left on a hit space) are allowed in a :class:`Sheet` but worth showing to the user.
     ``code`` is a short stable tag for programs: ``symbol``, ``length``, ``grid_lines``,
-    ``header``, ``coins``, ``side``, ``ruins``, ``unknown``, ``monster_on_star``.
+    ``header``, ``coins``, ``side``, ``ruins``, ``unknown``, ``monster_on_star``, ``too_long`` (a text
+    over :data:`MAX_TEXT` characters, not read), ``too_many`` (the problems after
+    :data:`MAX_PROBLEMS`, summed up).
     """
 
     code: str
@@ -826,8 +839,33 @@ class Sheet:
 _HEADER_RE = re.compile(r"\s*([A-Za-z_]+)\s*:\s*(.*?)\s*$")
 
 
+class _Problems(list[Problem]):
+    """The problem list of one text: past :data:`MAX_PROBLEMS` only counted, so that a hostile text
+    (a megabyte of bad symbols) costs a counter, not an object per symbol."""
+
+    dropped = 0
+
+    def append(self, problem: Problem) -> None:
+        if len(self) < MAX_PROBLEMS:
+            super().append(problem)
+        else:
+            self.dropped += 1
+
+    def summed_up(self) -> list[Problem]:
+        if not self.dropped:
+            return list(self)
+        return [*self, Problem("too_many", f"and {self.dropped} more problem(s) not listed")]
+
+
 def _read(text: str) -> tuple[Sheet | None, list[Problem]]:
-    problems: list[Problem] = []
+    if len(text) > MAX_TEXT:
+        return None, [Problem("too_long", f"{len(text)} characters, more than a sheet's {MAX_TEXT}")]
+    sheet, problems = _read_text(text.removeprefix("\ufeff"))  # a byte-order mark from an editor
+    return sheet, problems.summed_up()
+
+
+def _read_text(text: str) -> tuple[Sheet | None, _Problems]:
+    problems = _Problems()
     header: dict[str, tuple[str, int]] = {}
     grid: list[tuple[int, str]] = []  # (line number, compact symbols)
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -904,7 +942,7 @@ def _read(text: str) -> tuple[Sheet | None, list[Problem]]:
     return sheet, problems
 
 
-def _read_header(header: dict[str, tuple[str, int]], problems: list[Problem]) -> tuple[dict[str, Any], bool]:
+def _read_header(header: dict[str, tuple[str, int]], problems: _Problems) -> tuple[dict[str, Any], bool]:
     fields: dict[str, Any] = {"side": "A", "coins": 0, "spent": 0, "ruins": frozenset(), "stars": frozenset()}
     ok = True
     for key, (value, number) in header.items():
@@ -914,8 +952,10 @@ def _read_header(header: dict[str, tuple[str, int]], problems: list[Problem]) ->
                     raise SheetError(f"side {value!r} is not one of {', '.join(SIDE_NAMES)}")
                 fields[key] = printed_side(value).name
             elif key in ("coins", "spent"):
-                if not re.fullmatch(r"\d+", value):
-                    raise SheetError(f"{key} {value!r} is not a whole number 0..{COIN_TRACK}")
+                # at most two digits: 0..14 needs no more, and int() of thousands of digits raises
+                if not re.fullmatch(r"0*\d{1,2}", value):
+                    shown = value if len(value) <= 20 else value[:17] + "..."
+                    raise SheetError(f"{key} {shown!r} is not a whole number 0..{COIN_TRACK}")
                 fields[key] = int(value)
                 if fields[key] > COIN_TRACK:
                     raise SheetError(f"{key} is {value}, expected 0..{COIN_TRACK}")

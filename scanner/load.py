@@ -3,18 +3,30 @@
 EXIF orientation is applied (the array shows the scene upright as the phone displayed it), the pixel
 count is checked from the header before decoding (decompression bombs), and a reduced decode is
 available where a quarter or an eighth of the pixels suffice.
+
+Hostile files are expected failures, not hangs or noise: only regular files are opened (a FIFO or a
+device would block or never end), at most :data:`scanner.constants.MAX_FILE_BYTES` are read, a JPEG or
+PNG cut short is named as such before decoding, and what the decoders print on the process's stderr
+(libjpeg's "Corrupt JPEG data" and friends) is caught around the decode instead of leaking.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
+import stat
+import tempfile
+import threading
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-from scanner.constants import MAX_PIXELS
+from scanner.constants import MAX_FILE_BYTES, MAX_PIXELS
 from scanner.failure import Failure
 
 _REDUCED_FLAGS = {
@@ -26,8 +38,104 @@ _REDUCED_FLAGS = {
 _HEIF_SUFFIXES = {".heic", ".heif"}
 
 
-def image_size(path: str | Path) -> tuple[int, int] | Failure:
-    """Width and height from the file header, without decoding the pixels.
+def read_file(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> bytes | Failure:
+    """The bytes of a regular file of at most `max_bytes`, or a Failure saying why not.
+
+    The file is opened without blocking and checked on the open descriptor, so a FIFO, a device or a
+    folder is refused at once (a FIFO without a writer would otherwise wait for ever).
+
+    Returns
+    -------
+    bytes or Failure
+        ``unreadable`` (missing, not a regular file, no permission), ``too_large`` (over `max_bytes`).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return Failure("unreadable", "no such file")
+    except PermissionError:
+        return Failure("unreadable", "permission denied")
+    except OSError as exc:
+        return Failure("unreadable", f"cannot open ({exc.strerror or type(exc).__name__})")
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            return Failure("unreadable", "a folder, not a photo")
+        if not stat.S_ISREG(info.st_mode):
+            return Failure("unreadable", "not a regular file (a pipe or a device?)")
+        if info.st_size > max_bytes:
+            return Failure("too_large", f"{info.st_size} bytes, more than the {max_bytes} a photo may have")
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        return Failure("unreadable", f"cannot read ({exc.strerror or type(exc).__name__})")
+    finally:
+        os.close(fd)
+    if len(data) > max_bytes:  # grew while being read
+        return Failure("too_large", f"more than the {max_bytes} bytes a photo may have")
+    if not data:
+        return Failure("unreadable", "an empty file")
+    return data
+
+
+def cut_short(data: bytes) -> str:
+    """Why `data` is a JPEG or PNG file cut short ('' when it is whole, or another format).
+
+    A JPEG must end its first scan with an end-of-image marker (bytes after it, such as a motion
+    photo's video, are allowed); a PNG must hold its ``IEND`` chunk."""
+    if data[:2] == b"\xff\xd8":
+        sos = _first_scan(data)
+        if sos < 0 or data.find(b"\xff\xd9", sos) < 0:
+            return "the JPEG file is cut short (truncated)"
+    elif data[:8] == b"\x89PNG\r\n\x1a\n" and data.find(b"IEND", 8) < 0:
+        return "the PNG file is cut short (truncated)"
+    return ""
+
+
+def _first_scan(data: bytes) -> int:
+    """Offset of the first start-of-scan marker of a JPEG, walking the marker segments (-1 if none)."""
+    i = 2
+    while i + 4 <= len(data):
+        if data[i] != 0xFF:
+            return -1
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker == 0xDA:
+            return i
+        if 0xD0 <= marker <= 0xD9 or marker == 0x01:  # markers without a length
+            i += 2
+            continue
+        i += 2 + int.from_bytes(data[i + 2 : i + 4], "big")
+    return -1
+
+
+_STDERR_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Send what C libraries print on file descriptor 2 to a scratch file while the block runs.
+
+    The decoders' warnings go straight to the descriptor, past Python's ``sys.stderr``; a command's
+    stderr is its one error line, so they are dropped (a decode that fails is reported as a Failure)."""
+    with _STDERR_LOCK, tempfile.TemporaryFile() as scratch:
+        try:
+            saved = os.dup(2)
+        except OSError:  # no stderr at all: nothing can leak
+            yield
+            return
+        try:
+            os.dup2(scratch.fileno(), 2)
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
+def image_size(path: str | Path | bytes) -> tuple[int, int] | Failure:
+    """Width and height from the file header (a path, or the file's bytes), without decoding the pixels.
 
     Returns
     -------
@@ -39,15 +147,15 @@ def image_size(path: str | Path) -> tuple[int, int] | Failure:
         with warnings.catch_warnings():
             # PIL warns (DecompressionBombWarning) on big headers; the caller applies its own cap.
             warnings.simplefilter("ignore")
-            with Image.open(path) as im:
+            with Image.open(io.BytesIO(path) if isinstance(path, bytes) else path) as im:
                 return int(im.width), int(im.height)
     except FileNotFoundError:
-        return Failure("unreadable", f"no such file: {path}")
+        return Failure("unreadable", "no such file")
     except Image.DecompressionBombError:
         # PIL refuses headers above twice its own limit before reading any pixel
-        return Failure("too_large", f"{Path(path).name} announces more pixels than PIL will open")
+        return Failure("too_large", "the file announces more pixels than PIL will open")
     except (UnidentifiedImageError, OSError, ValueError) as exc:
-        return Failure("unreadable", f"not an image file: {path} ({type(exc).__name__})")
+        return Failure("unreadable", f"not an image file ({type(exc).__name__})")
 
 
 def load_image(path: str | Path, *, max_pixels: int = MAX_PIXELS, reduce: int = 1) -> np.ndarray | Failure:
@@ -70,33 +178,40 @@ def load_image(path: str | Path, *, max_pixels: int = MAX_PIXELS, reduce: int = 
     if reduce not in _REDUCED_FLAGS:
         raise ValueError(f"reduce must be one of {sorted(_REDUCED_FLAGS)}, not {reduce}")
     path = Path(path)
+    data = read_file(path)
+    if isinstance(data, Failure):
+        return data
     if path.suffix.lower() in _HEIF_SUFFIXES:
-        return _load_heif(path, max_pixels=max_pixels, reduce=reduce)
-    size = image_size(path)
+        return _load_heif(path, data, max_pixels=max_pixels, reduce=reduce)
+    size = image_size(data)
     if isinstance(size, Failure):
         return size
     if size[0] * size[1] > max_pixels:
-        return Failure("too_large", f"{path.name} has {size[0]}x{size[1]} pixels, more than {max_pixels}")
-    image = cv2.imread(str(path), _REDUCED_FLAGS[reduce])
+        return Failure("too_large", f"{size[0]}x{size[1]} pixels, more than {max_pixels}")
+    short = cut_short(data)
+    if short:
+        return Failure("unreadable", short)
+    with _quiet_stderr():
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED_FLAGS[reduce])
     if image is None or image.size == 0:
-        return Failure("unreadable", f"cannot decode {path.name}")
+        return Failure("unreadable", "cannot decode the image")
     return np.ascontiguousarray(image)
 
 
-def _load_heif(path: Path, *, max_pixels: int, reduce: int) -> np.ndarray | Failure:
+def _load_heif(path: Path, data: bytes, *, max_pixels: int, reduce: int) -> np.ndarray | Failure:
     try:
         import pillow_heif  # optional: only when a HEIC file is actually given
     except ImportError:
-        return Failure("unreadable", f"{path.name}: HEIC/HEIF needs the optional package pillow-heif")
+        return Failure("unreadable", "HEIC/HEIF needs the optional package pillow-heif")
     pillow_heif.register_heif_opener()
-    size = image_size(path)
+    size = image_size(data)
     if isinstance(size, Failure):
         return size
     if size[0] * size[1] > max_pixels:
-        return Failure("too_large", f"{path.name} has {size[0]}x{size[1]} pixels, more than {max_pixels}")
+        return Failure("too_large", f"{size[0]}x{size[1]} pixels, more than {max_pixels}")
     from PIL import ImageOps
 
-    with Image.open(path) as im:
+    with Image.open(io.BytesIO(data)) as im:
         rgb = ImageOps.exif_transpose(im).convert("RGB")
         if reduce > 1:
             rgb = rgb.reduce(reduce)
