@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import stat
 import tempfile
 import threading
 import warnings
@@ -26,8 +25,9 @@ import cv2
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-from scanner.constants import MAX_FILE_BYTES, MAX_PIXELS
+from scanner.constants import MAX_PIXELS
 from scanner.failure import Failure
+from scanner.files import read_file
 
 _REDUCED_FLAGS = {
     1: cv2.IMREAD_COLOR,
@@ -36,46 +36,6 @@ _REDUCED_FLAGS = {
     8: cv2.IMREAD_REDUCED_COLOR_8,
 }
 _HEIF_SUFFIXES = {".heic", ".heif"}
-
-
-def read_file(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> bytes | Failure:
-    """The bytes of a regular file of at most `max_bytes`, or a Failure saying why not.
-
-    The file is opened without blocking and checked on the open descriptor, so a FIFO, a device or a
-    folder is refused at once (a FIFO without a writer would otherwise wait for ever).
-
-    Returns
-    -------
-    bytes or Failure
-        ``unreadable`` (missing, not a regular file, no permission), ``too_large`` (over `max_bytes`).
-    """
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        return Failure("unreadable", "no such file")
-    except PermissionError:
-        return Failure("unreadable", "permission denied")
-    except OSError as exc:
-        return Failure("unreadable", f"cannot open ({exc.strerror or type(exc).__name__})")
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            return Failure("unreadable", "a folder, not a photo")
-        if not stat.S_ISREG(info.st_mode):
-            return Failure("unreadable", "not a regular file (a pipe or a device?)")
-        if info.st_size > max_bytes:
-            return Failure("too_large", f"{info.st_size} bytes, more than the {max_bytes} a photo may have")
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read(max_bytes + 1)
-    except OSError as exc:
-        return Failure("unreadable", f"cannot read ({exc.strerror or type(exc).__name__})")
-    finally:
-        os.close(fd)
-    if len(data) > max_bytes:  # grew while being read
-        return Failure("too_large", f"more than the {max_bytes} bytes a photo may have")
-    if not data:
-        return Failure("unreadable", "an empty file")
-    return data
 
 
 def cut_short(data: bytes) -> str:
