@@ -285,7 +285,8 @@ def _sheet_text(source: str) -> str:
     else:
         got = read_file(source, max_bytes=limit)
         if isinstance(got, Failure):
-            raise _InputError(f"{source}: cannot read the sheet file ({got.message})", 2)
+            why = "too long for a sheet file" if got.reason == "too_large" else "cannot read the sheet file"
+            raise _InputError(f"{source}: {why} ({got.message})", 2)
         data = got
     if len(data) > limit:
         raise _InputError(f"{source}: more than {limit} bytes, too long for a sheet file", 2)
@@ -737,9 +738,9 @@ def batch(
             for row, note in _batch_rows(items, tuple(card_ids), season_name, allow_doubtful, workers):
                 if note:
                     _say("note", "yellow", note)
-                typer.echo(json.dumps(row, ensure_ascii=False))
-                if out is not None:
+                if out is not None:  # the file first: a row on stdout is a row in the file
                     out.row(_csv_values(row, card_ids, which is not None))
+                typer.echo(json.dumps(row, ensure_ascii=False))
                 if review is not None and not row["ok"]:
                     _copy_for_review(row["input"], review, taken)
                 statuses.append(row["status"])

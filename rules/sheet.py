@@ -859,7 +859,8 @@ class _Problems(list[Problem]):
 
 def _read(text: str) -> tuple[Sheet | None, list[Problem]]:
     if len(text) > MAX_TEXT:
-        return None, [Problem("too_long", f"{len(text)} characters, more than a sheet's {MAX_TEXT}")]
+        why = f"too long for a sheet: {len(text)} characters, more than {MAX_TEXT}"
+        return None, [Problem("too_long", why)]
     sheet, problems = _read_text(text.removeprefix("\ufeff"))  # a byte-order mark from an editor
     return sheet, problems.summed_up()
 

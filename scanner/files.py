@@ -44,7 +44,7 @@ def read_file(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> bytes | F
         if not stat.S_ISREG(info.st_mode):
             return Failure("unreadable", "not a regular file (a pipe or a device?)")
         if info.st_size > max_bytes:
-            return Failure("too_large", f"{info.st_size} bytes, more than the {max_bytes} a photo may have")
+            return Failure("too_large", f"{info.st_size} bytes, more than the {max_bytes} allowed")
         with os.fdopen(os.dup(fd), "rb") as handle:
             data = handle.read(max_bytes + 1)
     except OSError as exc:
@@ -52,7 +52,7 @@ def read_file(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> bytes | F
     finally:
         os.close(fd)
     if len(data) > max_bytes:  # grew while being read
-        return Failure("too_large", f"more than the {max_bytes} bytes a photo may have")
+        return Failure("too_large", f"more than the {max_bytes} bytes allowed")
     if not data:
         return Failure("unreadable", "an empty file")
     return data
