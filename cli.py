@@ -162,6 +162,7 @@ def scan(
     """
     import json
 
+    from rules.grid import PRINTED_SIDES
     from scanner.debug import png_writer
     from scanner.failure import Failure
     from scanner.nets import ModelError
@@ -171,7 +172,7 @@ def scan(
         given = parse_corners(corners) if corners is not None else None
     except ValueError as exc:
         raise _fail(str(exc), 2) from None
-    if side is not None and side.upper() not in ("A", "B", "C", "D"):
+    if side is not None and side.upper() not in PRINTED_SIDES:
         raise _fail(f"--side must be A, B, C or D, not {side!r}", 2)
     if debug is not None:
         _output_dir(debug, "--debug")
@@ -401,6 +402,8 @@ def _print_score(source: str, result: Any, season_result: Any) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from rules.season import EDICT_LETTERS
+
     console = Console(highlight=False)
     sheet = result.sheet
     for warning in _sheet_warnings(sheet):
@@ -423,7 +426,7 @@ def _print_score(source: str, result: Any, season_result: Any) -> None:
             why.append(" choice:", "bold").append(f" {sc.choice}")
         row = [Text(card.name), Text(str(sc.points)), why]
         if season_result:
-            letter = "ABCD"[i]
+            letter = EDICT_LETTERS[i]
             row = [Text(letter), *row]
             if scored.get(letter) != card.id:
                 row = [*row[:3], Text("(not scored this season)")]

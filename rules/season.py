@@ -21,7 +21,8 @@ from importlib import resources
 from typing import Any, Protocol
 
 from rules.errors import SheetError
-from rules.sheet import Cell, Sheet, cells_label
+from rules.grid import Cell, cells_label
+from rules.sheet import Sheet
 
 __all__ = [
     "EDICT_LETTERS",

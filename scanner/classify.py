@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rules.grid import cell_label
 from rules.sides import printed_side
 from scanner.constants import (
     ADAPT_DEFAULT,
@@ -74,10 +75,6 @@ class SheetReading:
     outlines: dict[str, np.ndarray] = field(default_factory=dict)
     doubtful: tuple[str, ...] = ()
     doubtful_coins: tuple[int, ...] = ()
-
-
-def label(r: int, c: int) -> str:
-    return f"{chr(ord('A') + r)}{c + 1}"
 
 
 def classify_cells(models: Models, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -170,7 +167,7 @@ def classify_sheet(
             rows[r][c], conf[i] = "-", 1.0
         elif unsure_cells[i]:
             rows[r][c] = "?"
-            doubtful.append(label(r, c))
+            doubtful.append(cell_label((r, c)))
         else:
             rows[r][c] = TERRAIN_SYMBOLS[best[i]]
     if decode:

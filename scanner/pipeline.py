@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from rules import Cell, Sheet, Terrain
+from rules import Cell, Sheet, Terrain, cell_label, cells_label
 from rules.policy import UncertainSheet
-from scanner.classify import TERRAIN_SYMBOLS, Models, SheetReading, classify_sheet, label
+from scanner.classify import TERRAIN_SYMBOLS, Models, SheetReading, classify_sheet
 from scanner.constants import ALTERNATIVE_PROBABILITY
 from scanner.debug import DebugSink, emit
 from scanner.failure import Failure
@@ -116,12 +116,12 @@ class Reading:
             "grid": list(self.sheet.rows),
             "coins": self.coins,
             "spent": self.spent,
-            "stars": sorted(label(r, c) for r, c in self.stars),
+            "stars": cells_label(self.stars).split(),
             "confidence": [[round(float(v), 4) for v in row] for row in self.confidence],
             "orientation": self.orientation,
             "doubtful": list(self.doubtful),
             "alternatives": {
-                label(r, c): "".join(alts) for (r, c), alts in self.alternatives.items()
+                cell_label(cell): "".join(alts) for cell, alts in self.alternatives.items()
             },
             "warnings": list(self.doubts),
             "doubtful_coins": [i + 1 for i in self.doubtful_coins],
