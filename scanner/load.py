@@ -23,7 +23,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, UnidentifiedImageError
 
 from scanner.constants import MAX_PIXELS
 from scanner.failure import Failure
@@ -54,21 +53,43 @@ def cut_short(data: bytes) -> str:
 
 def _first_scan(data: bytes) -> int:
     """Offset of the first start-of-scan marker of a JPEG, walking the marker segments (-1 if none)."""
+    return next((at for marker, at in _jpeg_segments(data) if marker == 0xDA), -1)
+
+
+def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int]]:
+    """``(marker, offset)`` of a JPEG's header segments, up to and including its first scan."""
     i = 2
     while i + 4 <= len(data):
         if data[i] != 0xFF:
-            return -1
+            return
         marker = data[i + 1]
         if marker == 0xFF:  # fill byte
             i += 1
             continue
+        yield marker, i
         if marker == 0xDA:
-            return i
+            return
         if 0xD0 <= marker <= 0xD9 or marker == 0x01:  # markers without a length
             i += 2
             continue
         i += 2 + int.from_bytes(data[i + 2 : i + 4], "big")
-    return -1
+
+
+_SOF_MARKERS = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}  # start of frame: the image's size
+
+
+def _header_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height read straight from a JPEG frame header or a PNG IHDR chunk (None otherwise:
+    PIL is asked then; importing it and its format plugins costs more than reading a small photo)."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:2] == b"\xff\xd8":
+        for marker, at in _jpeg_segments(data):
+            if marker in _SOF_MARKERS and at + 9 <= len(data):
+                height = int.from_bytes(data[at + 5 : at + 7], "big")
+                width = int.from_bytes(data[at + 7 : at + 9], "big")
+                return (width, height) if width and height else None
+    return None
 
 
 _STDERR_LOCK = threading.Lock()
@@ -103,6 +124,12 @@ def image_size(path: str | Path | bytes) -> tuple[int, int] | Failure:
         ``unreadable`` when the file is missing or not an image PIL can identify, ``too_large`` when
         PIL itself refuses the header as a decompression bomb.
     """
+    if isinstance(path, bytes):
+        size = _header_size(path)
+        if size is not None:
+            return size
+    from PIL import Image, UnidentifiedImageError
+
     try:
         with warnings.catch_warnings():
             # PIL warns (DecompressionBombWarning) on big headers; the caller applies its own cap.
@@ -169,7 +196,7 @@ def _load_heif(path: Path, data: bytes, *, max_pixels: int, reduce: int) -> np.n
         return size
     if size[0] * size[1] > max_pixels:
         return Failure("too_large", f"{size[0]}x{size[1]} pixels, more than {max_pixels}")
-    from PIL import ImageOps
+    from PIL import Image, ImageOps
 
     with Image.open(io.BytesIO(data)) as im:
         rgb = ImageOps.exif_transpose(im).convert("RGB")
