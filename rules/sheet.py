@@ -224,12 +224,16 @@ def _field_problems(
                     "side", f"cell {LABELS[i]} is '-' but side {side} has no wasteland there", (cell,)
                 )
     else:
-        for r, c in sorted(ruins):
-            t = _BY_SYMBOL[grid[r * SIZE + c]]
-            if t.is_printed:
-                yield Problem(
-                    "ruins", f"cell {LABELS[r * SIZE + c]} is a ruins space but holds '{t}'", ((r, c),)
-                )
+        yield from _custom_ruins_problems(grid, ruins)
+
+
+def _custom_ruins_problems(grid: str, ruins: frozenset[Cell]) -> Iterator[Problem]:
+    """A custom map's ruins on a mountain or wasteland: odd, but it scores (a warning, not an error)."""
+    for r, c in sorted(ruins):
+        t = _BY_SYMBOL[grid[r * SIZE + c]]
+        if t.is_printed:
+            message = f"cell {LABELS[r * SIZE + c]} is a ruins space but holds '{t}'"
+            yield Problem("ruins", message, ((r, c),), fatal=False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -345,7 +349,8 @@ class Sheet:
         for problem in _field_problems(
             side, cells, int(coins), int(spent), ruins_set, stars_set, ruins is not None
         ):
-            raise SheetError(str(problem))
+            if problem.fatal:
+                raise SheetError(str(problem))
         if side != CUSTOM and ruins is None:
             ruins_set = printed_side(side).ruins
         self._init(side, cells, int(coins), int(spent), ruins_set, stars_set)
@@ -705,14 +710,21 @@ class Sheet:
     def monster_penalty_cells(self) -> frozenset[Cell]:
         """Distinct empty spaces next to at least one (living) monster (rulebook p.8).
 
-        Destroyed monsters are ``X`` and no longer count.
+        Destroyed monsters are ``X`` and no longer count, nor does a monster left on a hit space:
+        it is destroyed however it is written (de-H "Sobald sich ein * auf einem Feld mit der
+        Geländeart Monster befindet, wird das Feld sofort zerstört").
         """
         key = ("monster",)
         hit = self._cache.get(key)
         if hit is None:
             grid = self._grid
+            stars = self.stars  # a monster on a hit space is destroyed (de-H "Zerstörte Felder")
             hit = frozenset(
-                CELLS[j] for i, ch in enumerate(grid) if ch == "M" for j in NEIGHBOURS[i] if grid[j] == "."
+                CELLS[j]
+                for i, ch in enumerate(grid)
+                if ch == "M" and CELLS[i] not in stars
+                for j in NEIGHBOURS[i]
+                if grid[j] == "."
             )
             self._cache[key] = hit
         return hit
@@ -733,12 +745,15 @@ class Sheet:
                     fatal=False,
                 )
             )
+        if self.side == CUSTOM:
+            out.extend(_custom_ruins_problems(self._grid, self.ruins))
         for r, c in sorted(self.stars):
             if self._cells[r * SIZE + c] is Terrain.MONSTER:
                 out.append(
                     Problem(
                         "monster_on_star",
-                        f"cell {LABELS[r * SIZE + c]} has a monster on a hit space (should be X)",
+                        f"cell {LABELS[r * SIZE + c]} has a monster on a hit space (should be X; "
+                        "scored as destroyed)",
                         ((r, c),),
                         fatal=False,
                     )
@@ -847,7 +862,7 @@ def _read_text(text: str) -> tuple[Sheet | None, _Problems]:
         else:
             key = "ruins" if problem.code == "ruins" else "coins"
             problems.append(problem._replace(line=header[key][1] if key in header else None))
-    if len(problems) > before:
+    if any(p.fatal for p in problems[before:]):
         return None, problems
     if side != CUSTOM:
         ruins = printed_side(side).ruins

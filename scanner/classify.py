@@ -38,6 +38,7 @@ from scanner.decode import (
     crowded_track,
     decode_coin_track,
     hero_evidence,
+    look_alike_groups,
     overrule_print,
     ruins_only,
     unseen_marks,
@@ -59,7 +60,8 @@ class SheetReading:
     """What the classifier read on one sheet.
 
     ``probabilities`` is (11, 11, 8) over :data:`TERRAIN_CLASSES` (printed cells one-hot on their
-    printed class, shown as mountain/wasteland in ``grid``); ``confidence`` is (11, 11).
+    printed class, shown as mountain/wasteland in ``grid``); ``confidence`` is (11, 11); ``groups``
+    are the cells drawn alike (:func:`scanner.decode.look_alike_groups`) as (row, col) tuples.
     """
 
     side: str
@@ -75,6 +77,7 @@ class SheetReading:
     outlines: dict[str, np.ndarray] = field(default_factory=dict)
     doubtful: tuple[str, ...] = ()
     doubtful_coins: tuple[int, ...] = ()
+    groups: tuple[tuple[tuple[int, int], ...], ...] = ()
 
 
 def classify_cells(models: Models, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -138,8 +141,9 @@ def classify_sheet(
     drawable = np.ones(121, bool)
     for r, c in printed.mountains | printed.wasteland:
         drawable[r * 11 + c] = False
+    groups = look_alike_groups(features, drawable) if adapt else ()
     if adapt:
-        probs = adapt_to_sheet(probs, features, drawable)
+        probs = adapt_to_sheet(probs, features, drawable, groups=groups)
     outlines = {}
     if edge_strips is not None:
         for key, strips in edge_strips.items():
@@ -207,4 +211,5 @@ def classify_sheet(
         outlines=outlines,
         doubtful=tuple(doubtful),
         doubtful_coins=doubtful_coins,
+        groups=tuple(tuple(divmod(i, 11) for i in group) for group in groups),
     )

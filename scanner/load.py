@@ -20,6 +20,7 @@ import threading
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import cv2
 import numpy as np
@@ -115,7 +116,7 @@ def _quiet_stderr() -> Iterator[None]:
             os.close(saved)
 
 
-def image_size(path: str | Path | bytes) -> tuple[int, int] | Failure:
+def image_size(path: str | Path | bytes | BinaryIO) -> tuple[int, int] | Failure:
     """Width and height from the file header (a path, or the file's bytes), without decoding the pixels.
 
     Returns
@@ -145,8 +146,47 @@ def image_size(path: str | Path | bytes) -> tuple[int, int] | Failure:
         return Failure("unreadable", f"not an image file ({type(exc).__name__})")
 
 
+def decode_image(data: bytes, *, max_pixels: int = MAX_PIXELS, reduce: int = 1) -> np.ndarray | Failure:
+    """Decode an image held in memory (an upload, or a file's bytes) to a BGR ``uint8`` array.
+
+    The header's pixel count is checked before any pixel is decoded, a JPEG or PNG cut short is named
+    as such, the decoder's complaints on stderr are caught, and EXIF orientation is applied.
+
+    Parameters
+    ----------
+    data : the encoded image (JPEG, PNG, WebP, BMP, TIFF).
+    max_pixels : refuse images whose header announces more pixels than this.
+    reduce : {1, 2, 4, 8}; decode at 1/reduce of the width and height (JPEG decodes this much faster).
+
+    Returns
+    -------
+    ndarray or Failure
+        ``(H, W, 3)`` uint8 BGR, or ``Failure`` with reason ``unreadable`` or ``too_large``.
+    """
+    if reduce not in _REDUCED_FLAGS:
+        raise ValueError(f"reduce must be one of {sorted(_REDUCED_FLAGS)}, not {reduce}")
+    if not data:
+        return Failure("unreadable", "the image is empty (0 bytes)")
+    size = image_size(data)
+    if isinstance(size, Failure):
+        return size
+    if size[0] * size[1] > max_pixels:
+        return Failure("too_large", f"the image has {size[0]}x{size[1]} pixels, more than {max_pixels}")
+    short = cut_short(data)
+    if short:
+        return Failure("unreadable", short)
+    with _quiet_stderr():
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED_FLAGS[reduce])
+    if image is None or image.size == 0:
+        return Failure("unreadable", "cannot decode the image")
+    return np.ascontiguousarray(image)
+
+
 def load_image(path: str | Path, *, max_pixels: int = MAX_PIXELS, reduce: int = 1) -> np.ndarray | Failure:
     """Decode an image file to a BGR ``uint8`` array with EXIF orientation applied.
+
+    The file is read whole first (:func:`scanner.files.read_file`: regular files only, size capped),
+    then decoded by :func:`decode_image`.
 
     Parameters
     ----------
@@ -170,19 +210,7 @@ def load_image(path: str | Path, *, max_pixels: int = MAX_PIXELS, reduce: int = 
         return data
     if path.suffix.lower() in _HEIF_SUFFIXES:
         return _load_heif(path, data, max_pixels=max_pixels, reduce=reduce)
-    size = image_size(data)
-    if isinstance(size, Failure):
-        return size
-    if size[0] * size[1] > max_pixels:
-        return Failure("too_large", f"{size[0]}x{size[1]} pixels, more than {max_pixels}")
-    short = cut_short(data)
-    if short:
-        return Failure("unreadable", short)
-    with _quiet_stderr():
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), _REDUCED_FLAGS[reduce])
-    if image is None or image.size == 0:
-        return Failure("unreadable", "cannot decode the image")
-    return np.ascontiguousarray(image)
+    return decode_image(data, max_pixels=max_pixels, reduce=reduce)
 
 
 def _load_heif(path: Path, data: bytes, *, max_pixels: int, reduce: int) -> np.ndarray | Failure:
