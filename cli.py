@@ -34,6 +34,10 @@ CardsOption = Annotated[
     typer.Option("--cards", help="Scoring cards by id or name, comma-separated (edicts A-D, in order)."),
 ]
 SeasonOption = Annotated[str | None, typer.Option(help="Score one season: spring, summer, fall or winter.")]
+FixOption = Annotated[
+    str | None,
+    typer.Option("--fix", help="Settle cells by hand: CELL=SYMBOL,... e.g. B7=W,C3=. (. F V P W M H X)."),
+]
 AllowDoubtfulOption = Annotated[
     bool, typer.Option("--allow-doubtful", help="Photos: score the most likely reading of unsure cells.")
 ]
@@ -130,9 +134,19 @@ class _InputError(Exception):
         self.status = status
 
 
-def _load_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> tuple[Any, Any]:
+def _load_sheet(
+    source: str,
+    allow_doubtful: bool,
+    chosen: Any,
+    which: Any,
+    fixes: Any = None,
+    ask: Any = None,
+) -> tuple[Any, Any]:
     """A rules.Sheet from a .sheet file, '-' (stdin) or a photo, with the photo's
-    :class:`rules.policy.Verdict` (None for a sheet file); raises _InputError."""
+    :class:`rules.policy.Verdict` (None for a sheet file); raises _InputError.
+
+    ``fixes`` ({cell: terrain}) settle cells by hand; ``ask(reading, uncertain, cards, season)`` may
+    settle more (``--review``) and returns the uncertain sheet to decide on."""
     import shlex
     import sys
 
@@ -145,7 +159,8 @@ def _load_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> t
             why = "no such file" if isinstance(exc, FileNotFoundError) else exc.__class__.__name__
             raise _InputError(f"{source}: cannot read the sheet file ({why})", 2) from None
         try:
-            return Sheet.parse(text), None
+            sheet = Sheet.parse(text)
+            return (sheet.replace(fixes) if fixes else sheet), None
         except SheetError as exc:
             raise _InputError(f"{source}: {exc}", 2) from None
     from rules.policy import decide
@@ -157,7 +172,10 @@ def _load_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> t
         reading = read_photo(source)
         if isinstance(reading, Failure):
             raise _InputError(f"{source}: {reading.message}", 3)
-        verdict = decide(reading.uncertain, chosen, which, allow_doubtful=allow_doubtful)
+        uncertain = reading.uncertain.fix(fixes) if fixes else reading.uncertain
+        if ask is not None:
+            uncertain = ask(reading, uncertain, chosen, which)
+        verdict = decide(uncertain, chosen, which, allow_doubtful=allow_doubtful)
     except SheetError as exc:  # the cards do not fit the season (checked while weighing unsure cells)
         raise _InputError(f"{source}: {exc}", 2) from None
     except ModelError as exc:  # the model files are checked against their manifest on load
@@ -165,7 +183,8 @@ def _load_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> t
     if not verdict:
         quoted = shlex.quote(source)
         fix = (
-            f"run 'cartoscan scan {quoted} > map.sheet', fix the '?' cells and score map.sheet"
+            f"fix them with --fix CELL=SYMBOL,... or --review, or run 'cartoscan scan {quoted} > map.sheet', "
+            "fix the '?' cells and score map.sheet"
             if verdict.doubtful
             else f"check with 'cartoscan scan {quoted}'"
         )
@@ -175,28 +194,14 @@ def _load_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> t
     return verdict.sheet, verdict
 
 
-def _read_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> tuple[Any, Any]:
+def _read_sheet(
+    source: str, allow_doubtful: bool, chosen: Any, which: Any, fixes: Any = None, ask: Any = None
+) -> tuple[Any, Any]:
     """:func:`_load_sheet`, turning a failure into the CLI's one red line and exit status."""
     try:
-        return _load_sheet(source, allow_doubtful, chosen, which)
+        return _load_sheet(source, allow_doubtful, chosen, which, fixes, ask)
     except _InputError as exc:
         raise _fail(str(exc), exc.status) from None
-
-
-def _score_json(sheet: Any, chosen: Any, which: Any, verdict: Any = None) -> dict[str, Any]:
-    """The CONTRACT score object for one sheet (raises rules.SheetError for '?' cells); a photo's
-    verdict scored despite doubts adds the ``"doubtful"`` object."""
-    from rules.season import score_cards, score_season
-
-    out: dict[str, Any] = {"side": sheet.side, **score_cards(sheet, chosen).to_json()}
-    if which is not None:
-        season_result = score_season(sheet, chosen, which)
-        out["season"] = season_result.to_json()
-        out["total"] = season_result.total
-    doubtful = verdict.doubtful_json() if verdict is not None else None
-    if doubtful is not None:
-        out["doubtful"] = doubtful
-    return out
 
 
 def _verdict_note(verdict: Any, where: str = "") -> str | None:
@@ -222,6 +227,78 @@ def _parse_cards_and_season(cards: str | None, season: str | None) -> tuple[Any,
         raise _fail(str(exc), 2) from None
 
 
+def _parse_fixes(fix: str | None) -> Any:
+    """--fix as {cell: terrain}; raises typer.Exit(2) with one line."""
+    if fix is None:
+        return None
+    from front.results import parse_fixes
+    from rules import SheetError
+
+    try:
+        return parse_fixes(fix)
+    except SheetError as exc:
+        raise _fail(f"--fix: {exc}", 2) from None
+
+
+def _interactive() -> bool:
+    import sys
+
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _review_prompt(reading: Any, uncertain: Any, chosen: Any, which: Any) -> Any:
+    """--review: while the policy refuses, ask what the first unsure cell holds and offer the cells
+    drawn like it (the reader's look-alike groups) in one go; Enter takes the likeliest, q stops."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    from front.results import alike
+    from rules import SheetError, Terrain, cell_label
+    from rules.policy import decide
+    from scanner.constants import TERRAIN_SYMBOLS
+
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    while uncertain.alternatives:
+        verdict = decide(uncertain, chosen, which)
+        if verdict or uncertain.doubts:  # settled, or a whole-sheet doubt no cell can answer
+            break
+        console.print(f"[yellow]{escape(verdict.stake)}[/yellow]")
+        cell = min(uncertain.alternatives)
+        options = uncertain.alternatives[cell]
+        odds = reading.probabilities[cell] if reading.probabilities is not None else None
+        listed = "  ".join(
+            f"[bold]{i}[/bold] {Terrain(t).name.lower()}"
+            + (f" {odds[TERRAIN_SYMBOLS.index(str(t))]:.0%}" if odds is not None else "")
+            for i, t in enumerate(options, 1)
+        )
+        console.print(f"{cell_label(cell)}: {listed}  (or a symbol . F V P W M H X; Enter = 1, q = stop)")
+        try:
+            answer = input("> ").strip()
+        except EOFError:
+            break
+        if answer.lower() == "q":
+            break
+        if answer.isdigit() and 0 < int(answer) <= len(options):
+            chosen_terrain = options[int(answer) - 1]
+        else:
+            chosen_terrain = answer.upper() if answer else options[0]
+        fixes = {cell: chosen_terrain}
+        peers = alike(reading.groups, cell, list(uncertain.alternatives))
+        if peers:
+            names = " ".join(cell_label(p) for p in peers)
+            console.print(f"drawn alike and unsure too: {names}; the same for them? [Y/n]")
+            try:
+                if input("> ").strip().lower() in ("", "y", "yes"):
+                    fixes |= dict.fromkeys(peers, chosen_terrain)
+            except EOFError:
+                break
+        try:
+            uncertain = uncertain.fix(fixes)
+        except (SheetError, ValueError) as exc:
+            console.print(f"[red]{escape(str(exc))}[/red]")
+    return uncertain
+
+
 @app.command()
 def score(
     source: Annotated[str, typer.Argument(metavar="INPUT", help="A .sheet file, '-' for stdin, or a photo.")],
@@ -230,8 +307,16 @@ def score(
     season: SeasonOption = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     allow_doubtful: AllowDoubtfulOption = False,
+    fix: FixOption = None,
+    review: Annotated[
+        bool,
+        typer.Option("--review", help="Photos: ask what the unsure cells hold, group by look-alike group."),
+    ] = False,
 ) -> None:
     """Score a sheet: each card, coins, monsters; with --season the season's two edicts and total.
+
+    --fix B7=W,C3=. settles cells by hand (a photo's unsure cells or a sheet's '?'); --review asks
+    for the unsure cells that could change the score, offering the cells drawn alike in one go.
 
     Exit 2: bad option, unknown card, malformed sheet; 3: unreadable photo or no sheet in it; 4: the
     photo was read but a person must look (unsure cells that could change the score, the side, the A1
@@ -239,11 +324,16 @@ def score(
     """
     import json
 
+    from front.results import score_json
     from rules import SheetError
     from rules.season import score_cards, score_season
 
     chosen, which = _parse_cards_and_season(cards, season)
-    sheet, verdict = _read_sheet(source, allow_doubtful, chosen, which)
+    fixes = _parse_fixes(fix)
+    if review and not _interactive():
+        raise _fail("--review asks questions: it needs a terminal on stdin and stdout", 2)
+    ask = _review_prompt if review else None
+    sheet, verdict = _read_sheet(source, allow_doubtful, chosen, which, fixes, ask)
     note = _verdict_note(verdict)
     if note:
         from rich.console import Console
@@ -251,7 +341,7 @@ def score(
         Console(stderr=True, highlight=False, soft_wrap=True).print(note)
     try:
         if json_out:
-            typer.echo(json.dumps(_score_json(sheet, chosen, which, verdict), ensure_ascii=False))
+            typer.echo(json.dumps(score_json(sheet, chosen, which, verdict), ensure_ascii=False))
             return
         result = score_cards(sheet, chosen)
         season_result = score_season(sheet, chosen, which) if which is not None else None
@@ -389,6 +479,7 @@ def batch(
     from rich.console import Console
     from rich.progress import Progress
 
+    from front.results import score_json
     from rules import SheetError
 
     chosen, which = _parse_cards_and_season(cards, season)
@@ -405,7 +496,7 @@ def batch(
                 note = _verdict_note(verdict, f"{path}: ")
                 if note:
                     progress.console.print(note, highlight=False, soft_wrap=True)
-                row |= {"ok": True, **_score_json(sheet, chosen, which, verdict)}
+                row |= {"ok": True, **score_json(sheet, chosen, which, verdict)}
             except _InputError as exc:
                 row |= {"ok": False, "status": exc.status, "error": str(exc)}
             except SheetError as exc:
