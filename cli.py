@@ -525,6 +525,145 @@ def batch(
         raise _fail(message, status)
 
 
+# --- report / serve (front ends: the HTML report, the web page) -------------------------------------
+
+
+def _reviewed(source: str, chosen: Any, which: Any, fixes: Any) -> dict[str, Any]:
+    """Read one input (photo or .sheet) for a report, doubts kept: the review, the images and what the
+    report shows; raises _InputError."""
+    from front.report import odds_of
+    from front.results import review, uncertain_of
+    from rules import Sheet, SheetError
+    from scanner.nets import ModelError
+
+    photo = canonical = probabilities = None
+    try:
+        if source.lower().endswith(".sheet"):
+            try:
+                sheet = Sheet.parse(Path(source).read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError) as exc:
+                why = exc.__class__.__name__
+                raise _InputError(f"{source}: cannot read the sheet file ({why})", 2) from None
+            uncertain = uncertain_of(sheet.replace(fixes) if fixes else sheet)
+        else:
+            from scanner.failure import Failure
+            from scanner.load import load_image
+            from scanner.pipeline import read_image
+
+            image = load_image(source)
+            reading = image if isinstance(image, Failure) else read_image(image)
+            if isinstance(reading, Failure):
+                raise _InputError(f"{source}: {reading.message}", 3)
+            photo, canonical, probabilities = image, reading.canonical, reading.probabilities
+            uncertain = reading.uncertain.fix(fixes) if fixes else reading.uncertain
+        return {
+            "review": review(uncertain, chosen, which),
+            "photo": photo,
+            "canonical": canonical,
+            "odds": odds_of(probabilities, uncertain.alternatives),
+        }
+    except SheetError as exc:
+        raise _InputError(f"{source}: {exc}", 2) from None
+    except ModelError as exc:
+        raise _InputError(str(exc), 1) from None
+
+
+def _write_report(source: str, out: Path, png: Path | None, chosen: Any, which: Any, fixes: Any) -> Any:
+    """Write one input's HTML report (and annotated PNG); returns its review; raises _InputError."""
+    import cv2
+
+    from front.overlay import draw_sheet
+    from front.report import report_html
+
+    got = _reviewed(source, chosen, which, fixes)
+    review = got["review"]
+    page = report_html(review, chosen, which, title=Path(source).name, photo=got["photo"],
+                       canonical=got["canonical"], odds=got["odds"], problems=_problems(review))
+    try:
+        out.write_text(page, encoding="utf-8")
+        if png is not None:
+            if got["canonical"] is None:
+                raise _InputError(f"{source}: --png needs a photo (a .sheet file has no image)", 2)
+            drawn = draw_sheet(got["canonical"], review.uncertain.sheet, review.uncertain.alternatives)
+            if not cv2.imwrite(str(png), drawn):
+                raise OSError(f"cannot write {png}")
+    except OSError as exc:
+        raise _InputError(f"cannot write the report: {exc}", 2) from None
+    return review
+
+
+def _problems(review: Any) -> list[dict[str, Any]]:
+    """The problems a report lists: the shown sheet's own (``check``'s when it exists)."""
+    from rules import cell_label
+
+    sheet = review.uncertain.guess
+    return [
+        {"code": p.code, "cells": [cell_label(c) for c in p.cells], "message": p.message}
+        for p in sheet.problems()
+    ]
+
+
+@app.command()
+def report(
+    source: Annotated[str, typer.Argument(metavar="INPUT", help="A photo or a .sheet file.")],
+    *,
+    cards: CardsOption = None,
+    season: SeasonOption = None,
+    out: Annotated[Path, typer.Option("-o", "--out", help="The HTML file to write.")],
+    png: Annotated[Path | None, typer.Option(help="Also write the annotated sheet as a PNG.")] = None,
+    fix: FixOption = None,
+) -> None:
+    """Write one self-contained HTML report: the photo, the sheet as read with its doubts, each card's
+    points with the cells that earned them (hover or tap), coins, monsters, problems.
+
+    Doubts are shown rather than refused: a sheet that needs a look is reported with its most likely
+    figures marked provisional (exit 0, with a note). Exit 2: bad option or unwritable file; 3:
+    unreadable photo or no sheet in it.
+    """
+    chosen, which = _parse_cards_and_season(cards, season)
+    fixes = _parse_fixes(fix)
+    try:
+        review = _write_report(source, out, png, chosen, which, fixes)
+    except _InputError as exc:
+        raise _fail(str(exc), exc.status) from None
+    from rich.console import Console
+    from rich.markup import escape
+
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    if review.provisional:
+        err.print(f"[yellow]note:[/yellow] {escape(source)}: {escape(review.verdict.message())}; "
+                  "the report shows the most likely reading")
+    typer.echo(f"wrote {out}" + (f" and {png}" if png else ""))
+
+
+@app.command()
+def serve(
+    *,
+    host: Annotated[str, typer.Option(help="Address to listen on; 0.0.0.0 opens it to the local network.")]
+    = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port.")] = 8000,
+) -> None:
+    """Serve the page for a phone's or a laptop's browser: take or upload a photo, pick the cards, fix
+    the unsure cells, download the .sheet. The API (POST /api/scan, POST /api/score) serves scripts too.
+
+    It listens on 127.0.0.1 (this computer only); --host 0.0.0.0 lets phones on the same network open
+    http://<this computer's address>:PORT. Needs the 'web' extra: pip install "cartoscan[web]".
+    """
+    try:
+        import uvicorn
+
+        from front.web import create_app
+    except ImportError:
+        raise _fail('serve needs the web extra: pip install "cartoscan[web]"', 2) from None
+    typer.echo(f"cartoscan: open http://{'localhost' if host in ('127.0.0.1', 'localhost') else host}:{port}/"
+               + ("  (this computer only; --host 0.0.0.0 to open it to the local network)"
+                  if host in ("127.0.0.1", "localhost") else ""))
+    try:
+        uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    except OSError as exc:
+        raise _fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}", 2) from None
+
+
 # --- synth (synthetic photos with truth) -------------------------------------------------------------
 
 

@@ -17,7 +17,16 @@ from rules import Cell, Sheet, SheetError, Terrain, cell_label, parse_label
 from rules.policy import Outcome, UncertainSheet, Verdict, decide
 from rules.season import Season, score_cards, score_season
 
-__all__ = ["Review", "alike", "outcome_label", "parse_fixes", "review", "score_json", "sheet_text"]
+__all__ = [
+    "Review",
+    "alike",
+    "outcome_label",
+    "parse_fixes",
+    "review",
+    "score_json",
+    "sheet_text",
+    "uncertain_of",
+]
 
 _FIX = re.compile(r"^\s*([A-Ka-k](?:[1-9]|1[01]))\s*[=:]\s*(\S)\s*$")
 _FIXABLE = frozenset(".FVPWMHX")  # what a person may draw on a space (printed ^ and - come from the side)
@@ -110,6 +119,13 @@ class Review:
             "provisional": self.provisional,
             "score": self.shown,
         }
+
+
+def uncertain_of(sheet: Sheet) -> UncertainSheet:
+    """A sheet file's ``?`` cells as doubts: any terrain a person draws, empty first."""
+    anything = tuple(Terrain(s) for s in ".FVPWMHX")
+    return UncertainSheet(sheet.replace(dict.fromkeys(sheet.unknown, Terrain.EMPTY)),
+                          dict.fromkeys(sheet.unknown, anything))
 
 
 def review(uncertain: UncertainSheet, cards: Sequence[Any], season: Season | str | None = None) -> Review:
