@@ -25,6 +25,7 @@ __all__ = [
     "review",
     "score_json",
     "sheet_text",
+    "sheet_warnings",
     "uncertain_of",
 ]
 
@@ -52,6 +53,17 @@ def score_json(
     doubtful = verdict.doubtful_json() if verdict is not None else None
     if doubtful is not None:
         out["doubtful"] = doubtful
+    warnings = sheet_warnings(sheet)
+    if warnings:
+        out["warnings"] = warnings
+    return out
+
+
+def sheet_warnings(sheet: Sheet) -> list[str]:
+    """What a person should know about a scored sheet: its warnings, a side not checked on a real one."""
+    out = [str(problem) for problem in sheet.problems()]
+    if sheet.printed.is_low_confidence:
+        out.append(f"side {sheet.side} positions are not confirmed on a real sheet")
     return out
 
 

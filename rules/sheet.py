@@ -48,7 +48,13 @@ from rules.grid import (
 )
 from rules.sides import PrintedSide, printed_side
 
-__all__ = ["SYMBOLS", "Problem", "Sheet", "Terrain"]
+__all__ = ["MAX_PROBLEMS", "MAX_TEXT", "SYMBOLS", "Problem", "Sheet", "Terrain"]
+
+MAX_TEXT = 65_536
+"""Longest sheet text read (characters): a sheet is ~150, comments included a few hundred; anything far
+longer is not a sheet, and reading it whole would cost time and memory for nothing."""
+MAX_PROBLEMS = 20
+"""Problems listed for one text before the rest are summed up in one last problem (``too_many``)."""
 
 _T = TypeVar("_T")
 
@@ -139,7 +145,9 @@ class Problem(NamedTuple):
     ``fatal`` problems make :meth:`Sheet.parse` raise; the others (``?`` cells, a monster
     left on a hit space) are allowed in a :class:`Sheet` but worth showing to the user.
     ``code`` is a short stable tag for programs: ``symbol``, ``length``, ``grid_lines``,
-    ``header``, ``coins``, ``side``, ``ruins``, ``unknown``, ``monster_on_star``.
+    ``header``, ``coins``, ``side``, ``ruins``, ``unknown``, ``monster_on_star``, ``too_long`` (a text
+    over :data:`MAX_TEXT` characters, not read), ``too_many`` (the problems after
+    :data:`MAX_PROBLEMS`, summed up).
     """
 
     code: str
@@ -216,12 +224,16 @@ def _field_problems(
                     "side", f"cell {LABELS[i]} is '-' but side {side} has no wasteland there", (cell,)
                 )
     else:
-        for r, c in sorted(ruins):
-            t = _BY_SYMBOL[grid[r * SIZE + c]]
-            if t.is_printed:
-                yield Problem(
-                    "ruins", f"cell {LABELS[r * SIZE + c]} is a ruins space but holds '{t}'", ((r, c),)
-                )
+        yield from _custom_ruins_problems(grid, ruins)
+
+
+def _custom_ruins_problems(grid: str, ruins: frozenset[Cell]) -> Iterator[Problem]:
+    """A custom map's ruins on a mountain or wasteland: odd, but it scores (a warning, not an error)."""
+    for r, c in sorted(ruins):
+        t = _BY_SYMBOL[grid[r * SIZE + c]]
+        if t.is_printed:
+            message = f"cell {LABELS[r * SIZE + c]} is a ruins space but holds '{t}'"
+            yield Problem("ruins", message, ((r, c),), fatal=False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -337,7 +349,8 @@ class Sheet:
         for problem in _field_problems(
             side, cells, int(coins), int(spent), ruins_set, stars_set, ruins is not None
         ):
-            raise SheetError(str(problem))
+            if problem.fatal:
+                raise SheetError(str(problem))
         if side != CUSTOM and ruins is None:
             ruins_set = printed_side(side).ruins
         self._init(side, cells, int(coins), int(spent), ruins_set, stars_set)
@@ -697,14 +710,21 @@ class Sheet:
     def monster_penalty_cells(self) -> frozenset[Cell]:
         """Distinct empty spaces next to at least one (living) monster (rulebook p.8).
 
-        Destroyed monsters are ``X`` and no longer count.
+        Destroyed monsters are ``X`` and no longer count, nor does a monster left on a hit space:
+        it is destroyed however it is written (de-H "Sobald sich ein * auf einem Feld mit der
+        Geländeart Monster befindet, wird das Feld sofort zerstört").
         """
         key = ("monster",)
         hit = self._cache.get(key)
         if hit is None:
             grid = self._grid
+            stars = self.stars  # a monster on a hit space is destroyed (de-H "Zerstörte Felder")
             hit = frozenset(
-                CELLS[j] for i, ch in enumerate(grid) if ch == "M" for j in NEIGHBOURS[i] if grid[j] == "."
+                CELLS[j]
+                for i, ch in enumerate(grid)
+                if ch == "M" and CELLS[i] not in stars
+                for j in NEIGHBOURS[i]
+                if grid[j] == "."
             )
             self._cache[key] = hit
         return hit
@@ -725,12 +745,15 @@ class Sheet:
                     fatal=False,
                 )
             )
+        if self.side == CUSTOM:
+            out.extend(_custom_ruins_problems(self._grid, self.ruins))
         for r, c in sorted(self.stars):
             if self._cells[r * SIZE + c] is Terrain.MONSTER:
                 out.append(
                     Problem(
                         "monster_on_star",
-                        f"cell {LABELS[r * SIZE + c]} has a monster on a hit space (should be X)",
+                        f"cell {LABELS[r * SIZE + c]} has a monster on a hit space (should be X; "
+                        "scored as destroyed)",
                         ((r, c),),
                         fatal=False,
                     )
@@ -744,8 +767,34 @@ class Sheet:
 _HEADER_RE = re.compile(r"\s*([A-Za-z_]+)\s*:\s*(.*?)\s*$")
 
 
+class _Problems(list[Problem]):
+    """The problem list of one text: past :data:`MAX_PROBLEMS` only counted, so that a hostile text
+    (a megabyte of bad symbols) costs a counter, not an object per symbol."""
+
+    dropped = 0
+
+    def append(self, problem: Problem) -> None:
+        if len(self) < MAX_PROBLEMS:
+            super().append(problem)
+        else:
+            self.dropped += 1
+
+    def summed_up(self) -> list[Problem]:
+        if not self.dropped:
+            return list(self)
+        return [*self, Problem("too_many", f"and {self.dropped} more problem(s) not listed")]
+
+
 def _read(text: str) -> tuple[Sheet | None, list[Problem]]:
-    problems: list[Problem] = []
+    if len(text) > MAX_TEXT:
+        why = f"too long for a sheet: {len(text)} characters, more than {MAX_TEXT}"
+        return None, [Problem("too_long", why)]
+    sheet, problems = _read_text(text.removeprefix("\ufeff"))  # a byte-order mark from an editor
+    return sheet, problems.summed_up()
+
+
+def _read_text(text: str) -> tuple[Sheet | None, _Problems]:
+    problems = _Problems()
     header: dict[str, tuple[str, int]] = {}
     grid: list[tuple[int, str]] = []  # (line number, compact symbols)
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -813,7 +862,7 @@ def _read(text: str) -> tuple[Sheet | None, list[Problem]]:
         else:
             key = "ruins" if problem.code == "ruins" else "coins"
             problems.append(problem._replace(line=header[key][1] if key in header else None))
-    if len(problems) > before:
+    if any(p.fatal for p in problems[before:]):
         return None, problems
     if side != CUSTOM:
         ruins = printed_side(side).ruins
@@ -822,7 +871,7 @@ def _read(text: str) -> tuple[Sheet | None, list[Problem]]:
     return sheet, problems
 
 
-def _read_header(header: dict[str, tuple[str, int]], problems: list[Problem]) -> tuple[dict[str, Any], bool]:
+def _read_header(header: dict[str, tuple[str, int]], problems: _Problems) -> tuple[dict[str, Any], bool]:
     fields: dict[str, Any] = {"side": "A", "coins": 0, "spent": 0, "ruins": frozenset(), "stars": frozenset()}
     ok = True
     for key, (value, number) in header.items():
@@ -832,8 +881,10 @@ def _read_header(header: dict[str, tuple[str, int]], problems: list[Problem]) ->
                     raise SheetError(f"side {value!r} is not one of {', '.join(SIDE_NAMES)}")
                 fields[key] = printed_side(value).name
             elif key in ("coins", "spent"):
-                if not re.fullmatch(r"\d+", value):
-                    raise SheetError(f"{key} {value!r} is not a whole number 0..{COIN_TRACK}")
+                # at most two digits: 0..14 needs no more, and int() of thousands of digits raises
+                if not re.fullmatch(r"0*\d{1,2}", value):
+                    shown = value if len(value) <= 20 else value[:17] + "..."
+                    raise SheetError(f"{key} {shown!r} is not a whole number 0..{COIN_TRACK}")
                 fields[key] = int(value)
                 if fields[key] > COIN_TRACK:
                     raise SheetError(f"{key} is {value}, expected 0..{COIN_TRACK}")

@@ -42,12 +42,16 @@ def normalize_name(name: str) -> str:
     return re.sub(r"[\W_]+", "", text)
 
 
+# German typed without umlauts: "Huegel der Toleranz", "Aeusserste Enklave" (both spellings are found).
+_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
+
+
 def _variants(name: str) -> list[str]:
-    out = [name]
-    low = name.casefold()
-    for art in _ARTICLES:
-        if low.startswith(art):
-            out.append(name[len(art) :])
+    out = []
+    for form in dict.fromkeys((name, name.translate(_UMLAUTS))):
+        out.append(form)
+        low = form.casefold()
+        out += [form[len(art) :] for art in _ARTICLES if low.startswith(art)]
     return out
 
 
