@@ -26,8 +26,6 @@ from collections.abc import Iterable
 from functools import cache
 
 import numpy as np
-from scipy.cluster.hierarchy import fcluster, linkage
-from scipy.ndimage import gaussian_filter
 
 from rules.shapes import HEROES
 from scanner.constants import (
@@ -56,6 +54,7 @@ from scanner.constants import (
     STAR_HERO_PROBABILITY,
     TERRAIN_CLASSES,
 )
+from scanner.numeric import average_linkage_groups, gaussian_blur
 
 __all__ = [
     "adapt_to_sheet",
@@ -97,13 +96,13 @@ def look_alikes(features: np.ndarray, distance: float = CLUSTER_DISTANCE) -> np.
     Returns
     -------
     (N,) int
-        A group number per cell (1-based, as SciPy numbers clusters); all ones for fewer than 2 cells.
+        A group number per cell (1-based); all ones for fewer than 2 cells.
     """
     n = len(features)
     if n < 2:
         return np.ones(n, int)
     f = _unit(features)
-    return np.asarray(fcluster(linkage(f, "average", metric="cosine"), distance, "distance"), int)
+    return average_linkage_groups(f, distance)
 
 
 def adapt_to_sheet(
@@ -337,7 +336,7 @@ def coin_paper(
     outside = ~_disc(x.shape[1], disc)
     paper = np.percentile(x[:, outside], percentile, axis=1)  # (N, 3)
     x /= np.maximum(paper, 8.0)[:, None, None, :]
-    return np.asarray(gaussian_filter(x, (0, blur, blur, 0)), np.float32) if blur > 0 else x
+    return gaussian_blur(x, blur, (1, 2)) if blur > 0 else x
 
 
 def coin_ink(
