@@ -12,7 +12,8 @@ and no camera:
   (:func:`front.vote.cast`), each reading a ballot; the ballots are tallied (:func:`front.vote.tally`)
   and the tally goes to the one scoring policy (:func:`rules.policy.decide`);
 * a tally that changed is a ``reading`` event; one that stayed the same over :data:`CAPTURE_STABLE`
-  ballots (or a key press, :meth:`Session.capture`) is ``captured``.
+  ballots (or a key press, :meth:`Session.capture`, or the end of the video, :meth:`Session.finish`)
+  is ``captured``.
 
 :func:`run` drives a session from a camera or a video file, with an optional window
 (:func:`has_window`); :func:`draw` is the overlay.  No printing here: the caller gets the events.
@@ -38,8 +39,10 @@ from scanner.failure import Failure
 from scanner.pipeline import Reading
 from scanner.track import Track, follow, misalignment, start_track, steady
 
-__all__ = ["KEYS", "Event", "LiveError", "Session", "Stats", "draw", "frames_of", "has_window", "open_source", "run",
-           "score_json"]
+__all__ = [
+    "KEYS", "Event", "LiveError", "Session", "Stats", "draw", "frames_of", "has_window", "open_source", "run",
+    "score_json",
+]
 
 READ_EVERY = 6
 """Frames between two readings of a steady sheet: five ballots a second at 30 frames per second, so
@@ -221,6 +224,10 @@ class Session:
         self.captured = True
         return Event("captured", self.frame, self.result, self.verdict, len(self.ballots))
 
+    def finish(self) -> Event | None:
+        """The end of the source: the tally is captured as it stands, unless it already was."""
+        return None if self.captured else self.capture()
+
     def reset(self) -> None:
         """Forget the ballots (another sheet, or the sheet was drawn on)."""
         self.ballots.clear()
@@ -395,9 +402,8 @@ def has_window() -> bool:
     gui = [line for line in cv2.getBuildInformation().splitlines() if line.strip().startswith("GUI:")]
     if not gui or gui[0].split(":", 1)[1].strip().upper() in ("", "NONE"):
         return False
-    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        return False
-    return True
+    on_linux = sys.platform.startswith("linux")
+    return not on_linux or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 WINDOW = "cartoscan live"
@@ -431,18 +437,22 @@ def run(frames: Iterator[np.ndarray], session: Session, on_event: Callable[[Even
             stats.frames += 1
             if window:
                 now = time.perf_counter()
-                fps = 0.9 * fps + 0.1 / max(now - tick, 1e-6) if fps is not None else 1.0 / max(now - tick, 1e-6)
+                rate = 1.0 / max(now - tick, 1e-6)
+                fps = rate if fps is None else 0.9 * fps + 0.1 * rate
                 tick = now
                 cv2.imshow(WINDOW, draw(frame, session, fps))
                 key = cv2.waitKey(1) & 0xFF
                 if key in (ord("q"), 27):
                     break
                 if key == ord(" "):
-                    event = session.capture()
-                    if event is not None:
-                        on_event(event)
+                    captured = session.capture()
+                    if captured is not None:
+                        on_event(captured)
                 if key == ord("r"):
                     session.reset()
+        last = session.finish()
+        if last is not None:
+            on_event(last)
     finally:
         stats.seconds = time.perf_counter() - start
         session.close()

@@ -3,10 +3,11 @@
 A camera sees the same sheet many times, under different glare, noise and hands.  Each frame read
 (:func:`cast`) becomes a :class:`Ballot`: the classifier's per-cell probabilities plus a small look at
 every cell and coin.  :func:`tally` keeps, per cell, only the ballots where the cell looked like itself
-(not under a hand, not much darker than usual, not unlike the cell's median look over the ballots: a
-hand, its shadow or a glare spot do not vote) and averages their log-probabilities; coins, stars, the
-side and the whole-sheet doubts go by majority.  The tally is a :class:`scanner.pipeline.Reading`
-like any other, so :attr:`Reading.uncertain` hands it to :func:`rules.policy.decide`.
+(not under a hand, not much darker than usual, not brighter than the paper (glare), not unlike the
+cell's median look over the ballots) and averages their log-probabilities, each weighted by how sure
+that frame was of the cell and of the whole sheet; coins, stars, the side and the whole-sheet doubts go
+by majority.  The tally is a :class:`scanner.pipeline.Reading` like any other, so
+:attr:`Reading.uncertain` hands it to :func:`rules.policy.decide`.
 
 Pure functions; ballots are immutable.
 """
@@ -22,6 +23,7 @@ import cv2
 import numpy as np
 
 from rules.sides import printed_side
+from scanner.classify import SheetReading
 from scanner.constants import (
     CONFIDENCE_THRESHOLD,
     LOG_FLOOR,
@@ -29,9 +31,8 @@ from scanner.constants import (
 )
 from scanner.decode import ruins_only
 from scanner.failure import Failure
-from scanner.classify import SheetReading
-from scanner.pipeline import Reading, assemble, read_image
 from scanner.geometry import geometry
+from scanner.pipeline import Reading, assemble, read_image
 from scanner.rectify import apply_h, grid_homography, rectify
 from scanner.sample import cell_patches, coin_patches
 
@@ -48,6 +49,16 @@ well under it, a hand, its shadow or glare over the cell go well over it."""
 
 DARKER = 0.75
 """... and when it is no darker than this share of its median brightness (a hand's shadow)."""
+
+GLARE = 1.04
+"""... and when its mean brightness is under this share of the paper's: glare that lifts a cell above
+the paper washes a light pencil fill out, and the net reads it, confidently, as empty.  On white paper
+glare and paper both clip near 255, so the margin is small: at 1.04 about a tenth of the clear cells
+also sit out a frame (1.06: 7 %, and the washed-out fills come back on the synthetic videos)."""
+
+PAPER_PERCENTILE = 75
+"""The paper's brightness in a frame: this percentile of all cell pixels (most of a sheet is paper,
+and a glare spot covering a fifth of the grid does not set it)."""
 
 HAND_SHARE = 0.2
 """... and when less than this share of it lies under a hand (:func:`hand_cover`)."""
@@ -68,9 +79,17 @@ FAR_OUTSIDE = (-1.0, -1.0, 12.0, 14.5)
 """... and whatever it is, it must also reach out of this box (the page around the grid): a hand comes
 in from outside the sheet, a pencil fill never leaves its cell."""
 
-VOTE_SHRINK = 1.0
-"""The tally's log-probabilities are the voters' sum divided by (voters ** VOTE_SHRINK): 1 averages
-(frames of one sheet are far from independent, so their evidence is not multiplied), 0 would sum."""
+SURE_WEIGHT = 8.0
+"""A ballot's say on a cell is its confidence in that cell to this power: a frame where glare or a dark
+exposure left the cell at 0.5 weighs 0.004 against 0.92 for a frame that read it at 0.99, so the frames
+that saw the cell well decide it; a cell every frame reads at 0.9 stays at 0.9 (a drawing the net finds
+ambiguous does not become certain by being filmed longer)."""
+
+FRAME_WEIGHT = 8.0
+"""... times the share of the frame's drawable cells it read with confidence, to this power: glare
+that sets the white balance wrong makes a whole frame read empty paper as villages, at 0.9, with half
+its cells doubtful (0.5 ** 8 = 0.004) where a clear frame of the same sheet has a tenth doubtful
+(0.9 ** 8 = 0.43)."""
 
 COIN_MAJORITY = 0.75
 """A coin's state needs this share of the ballots that saw it clearly, else the coin is doubtful."""
@@ -99,12 +118,12 @@ class Ballot:
 
 
 def looks_of(patches: np.ndarray, paper: float | None = None) -> tuple[np.ndarray, float]:
-    """Grey looks (..., LOOK * LOOK) of BGR patches (..., P, P, 3), over the paper's brightness (the
-    90th percentile of the patches unless given), and that brightness."""
+    """Grey looks (..., LOOK * LOOK) of BGR patches (..., P, P, 3), over the paper's brightness
+    (:data:`PAPER_PERCENTILE` of the patches unless given), and that brightness."""
     lead = patches.shape[:-3]
     flat = patches.reshape(-1, *patches.shape[-3:])
     grey = cv2.cvtColor(flat.reshape(-1, flat.shape[2], 3), cv2.COLOR_BGR2GRAY).reshape(flat.shape[:3])
-    level = float(np.percentile(grey, 90)) if paper is None else paper
+    level = float(np.percentile(grey, PAPER_PERCENTILE)) if paper is None else paper
     small = cv2.resize(grey.transpose(1, 2, 0), (LOOK, LOOK), interpolation=cv2.INTER_AREA)
     looks = small.reshape(LOOK, LOOK, -1).transpose(2, 0, 1).astype(np.float32) / max(level, 1.0)
     return looks.reshape(*lead, LOOK * LOOK), level
@@ -137,7 +156,7 @@ def hand_cover(frame: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.n
     paper = np.median(grid[grid[:, 0] >= np.percentile(grid[:, 0], 80)], axis=0)
     cr = ycc[..., 1].astype(np.float32) - paper[1]
     cb = ycc[..., 2].astype(np.float32) - paper[2]
-    skin = ((cr >= SKIN_CR[0]) & (cr <= SKIN_CR[1]) & (cb >= SKIN_CB[0]) & (cb <= SKIN_CB[1])).astype(np.uint8)
+    skin = ((cr >= SKIN_CR[0]) & (cr <= SKIN_CR[1]) & (cb >= SKIN_CB[0]) & (cb <= SKIN_CB[1])).astype("u1")
     _, labels = cv2.connectedComponents(skin, connectivity=8)
     inside = set(np.unique(labels[box(*SHEET_AREA) & (skin > 0)]).tolist())
     outside = set(np.unique(labels[~box(*FAR_OUTSIDE) & (skin > 0)]).tolist())
@@ -184,7 +203,8 @@ def _voting(looks: np.ndarray, hand: np.ndarray) -> np.ndarray:
     median = np.where(np.isnan(median), looks.mean(axis=0), median)
     change = np.abs(looks - median[None]).mean(axis=-1)
     bright = looks.mean(axis=-1) / np.maximum(median.mean(axis=-1)[None], 1e-3)
-    return np.asarray(clear & (change < OCCLUDED_CHANGE) & (bright > DARKER))
+    glare = looks.mean(axis=-1) >= GLARE
+    return np.asarray(clear & (change < OCCLUDED_CHANGE) & (bright > DARKER) & ~glare)
 
 
 def voters(ballots: Sequence[Ballot]) -> np.ndarray:
@@ -215,12 +235,21 @@ def tally(ballots: Sequence[Ballot], threshold: float = CONFIDENCE_THRESHOLD) ->
     side = _majority([r.side for r in readings])
     printed = printed_side(side)
     vote = voters(ballots).astype(np.float64)  # (n, 11, 11)
-    logp = np.log(np.maximum(np.stack([r.probabilities for r in readings]), LOG_FLOOR))  # (n, 11, 11, 8)
+    # a cell no ballot saw clearly (glare or shadow in every frame so far) is read from the ballots
+    # with no hand on it, rather than not at all
+    unseen = vote.sum(axis=0) == 0
+    handless = np.stack([b.hand < HAND_SHARE for b in ballots])
+    vote[:, unseen] = handless[:, unseen]
+    probs_n = np.stack([np.asarray(r.probabilities) for r in readings])  # (n, 11, 11, 8)
+    logp = np.log(np.maximum(probs_n, LOG_FLOOR))
     count = vote.sum(axis=0)
-    summed = (vote[..., None] * logp).sum(axis=0) / np.maximum(count, 1.0)[..., None] ** VOTE_SHRINK
+    sure = np.array([1.0 - len(r.doubtful) / max(1, 121 - len(printed.mountains | printed.wasteland))
+                     for r in readings])
+    say = vote * np.exp(logp.max(axis=-1)) ** SURE_WEIGHT * (sure ** FRAME_WEIGHT)[:, None, None]
+    summed = (say[..., None] * logp).sum(axis=0) / np.maximum(say.sum(axis=0), 1e-12)[..., None]
     probs = np.exp(summed - summed.max(axis=-1, keepdims=True))
     probs /= probs.sum(axis=-1, keepdims=True)
-    probs[count == 0] = 1.0 / probs.shape[-1]  # covered in every frame: nothing is known
+    probs[count == 0] = 1.0 / probs.shape[-1]  # under a hand in every frame: nothing is known
     flat = probs.reshape(121, -1)
     best = flat.argmax(axis=1)
     conf = flat.max(axis=1)
@@ -242,7 +271,7 @@ def tally(ballots: Sequence[Ballot], threshold: float = CONFIDENCE_THRESHOLD) ->
     starred = np.stack([[[(r, c) in rd.stars for c in range(11)] for r in range(11)] for rd in readings])
     stars = frozenset(zip(*np.nonzero((vote * starred).sum(axis=0) * 2 > np.maximum(count, 1)), strict=True))
     states, coin_doubt = _coins(ballots)
-    outlines = {k: np.mean([r.outlines[k] for r in readings if k in r.outlines], axis=0)
+    outlines = {k: np.mean(np.stack([r.outlines[k] for r in readings if k in r.outlines]), axis=0)
                 for k in readings[-1].outlines}
     sheet_reading = SheetReading(
         side=side,

@@ -151,10 +151,10 @@ def follow(track: Track, grey: np.ndarray) -> Track | Failure:
     """
     small, scale = shrink(grey)
     p0 = track.points.reshape(-1, 1, 2)
-    p1, ok1, _ = cv2.calcOpticalFlowPyrLK(track.small, small, p0, None, **_LK)
+    p1, ok1, _ = cv2.calcOpticalFlowPyrLK(track.small, small, p0, None, **_LK)  # type: ignore[call-overload]
     if p1 is None:
         return Failure("lost", "no point could be followed")
-    back, ok2, _ = cv2.calcOpticalFlowPyrLK(small, track.small, p1, None, **_LK)
+    back, ok2, _ = cv2.calcOpticalFlowPyrLK(small, track.small, p1, None, **_LK)  # type: ignore[call-overload]
     fb = np.linalg.norm(back.reshape(-1, 2) - track.points, axis=1)
     good = (ok1.ravel() == 1) & (ok2.ravel() == 1) & (fb < TRACK_FB_PX)
     h_img, w_img = small.shape
@@ -169,6 +169,8 @@ def follow(track: Track, grey: np.ndarray) -> Track | Failure:
     inl = inl.ravel().astype(bool)
     if inl.sum() < TRACK_MIN_POINTS or inl.sum() < TRACK_MIN_SHARE * len(track.points):
         return Failure("lost", f"only {int(inl.sum())} of {len(track.points)} points agree")
+    refit, _ = cv2.findHomography(anchors[inl], pts[inl].astype(np.float64), 0)  # least squares: less jitter
+    hs = refit if refit is not None else hs
     h = _scaled(hs, 1.0 / scale)
     corners = apply_h(h, Geometry.grid_corners())
     before = track.pitch

@@ -179,11 +179,11 @@ def _shade(img: np.ndarray, polygon: np.ndarray, gain: float, blur: float) -> No
 def _draw_hand(img: np.ndarray, polygon: np.ndarray, rng: np.random.Generator) -> None:
     """Paint a skin-coloured hand (shaded, soft-edged) into ``img`` in place."""
     h, w = img.shape[:2]
-    mask = np.zeros((h, w), np.float32)
-    cv2.fillPoly(mask, [np.round(polygon).astype(np.int32)], 1.0)
-    mask = cv2.GaussianBlur(mask, (0, 0), 2.0)
+    sharp = np.zeros((h, w), np.float32)
+    cv2.fillPoly(sharp, [np.round(polygon).astype(np.int32)], 1.0)
+    mask = np.asarray(cv2.GaussianBlur(sharp, (0, 0), 2.0))
     skin = np.array([120.0, 150.0, 205.0], np.float32) * float(rng.uniform(0.97, 1.03))  # BGR
-    shade = 0.85 + 0.15 * cv2.GaussianBlur(mask, (0, 0), 15.0)  # darker towards the hand's edge
+    shade = 0.85 + 0.15 * np.asarray(cv2.GaussianBlur(mask, (0, 0), 15.0))  # darker towards the edge
     paint = skin[None, None, :] * shade[..., None]
     m = mask[..., None]
     img[:] = np.clip(img * (1.0 - m) + paint * m, 0, 255).astype(np.uint8)
@@ -257,14 +257,16 @@ def make_video(seed: int, *, frames: int = 150, size: tuple[int, int] = VIDEO_SI
     moving = np.array([PATH[k][1] for k in seg])
     start = before[seg]
     end = start + moving.astype(int)
-    u = np.where(moving, _smoothstep((times - bounds[seg]) / np.maximum(1e-9, bounds[seg + 1] - bounds[seg])), 1.0)
+    share = (times - bounds[seg]) / np.maximum(1e-9, bounds[seg + 1] - bounds[seg])
+    u = np.where(moving, _smoothstep(share), 1.0)
     jitter = rng.normal(0.0, JITTER_PX, (frames, 2))
     g = page.cells_to_page(np.array([[-0.3, -0.3], [GRID_SIZE + 0.3, -0.3], [GRID_SIZE + 0.3, 12.9],
                                      [-0.3, 12.9]]))  # the grid and the coin track stay in frame
     for _ in range(100):
         fill = rng.uniform(*PAGE_FILL, moves + 1)
         # the page's long side spans 2 * scale px (see _pose_homography)
-        scales = fill * h / 2.0 if quarter % 2 == 0 else np.minimum(fill * w / 2.0 * 0.8, 0.9 * h / 2.0 * ph / pw)
+        upright = quarter % 2 == 0
+        scales = fill * h / 2.0 if upright else np.minimum(fill * w / 2.0 * 0.8, 0.9 * h / 2.0 * ph / pw)
         rolls = np.deg2rad(90.0 * quarter + rng.normal(0.0, ROLL_SPREAD / 2, moves + 1))
         tilts = rng.uniform(-TILT, TILT, (moves + 1, 2))
         centres = np.stack([rng.uniform(0.35 * w, 0.65 * w, moves + 1),
@@ -273,8 +275,9 @@ def make_video(seed: int, *, frames: int = 150, size: tuple[int, int] = VIDEO_SI
         for i in range(frames):
             a, b, t = start[i], end[i], u[i]
             centre = centres[a] * (1 - t) + centres[b] * t + (0.0 if moving[i] else jitter[i])
-            homs[i] = _pose_homography((pw, ph), centre, float(scales[a] * (1 - t) + scales[b] * t),
-                                       float(rolls[a] * (1 - t) + rolls[b] * t), tilts[a] * (1 - t) + tilts[b] * t)
+            scale = float(scales[a] * (1 - t) + scales[b] * t)
+            roll = float(rolls[a] * (1 - t) + rolls[b] * t)
+            homs[i] = _pose_homography((pw, ph), centre, scale, roll, tilts[a] * (1 - t) + tilts[b] * t)
         seen = np.stack([cv2.perspectiveTransform(g.reshape(-1, 1, 2), hm).reshape(-1, 2) for hm in homs])
         if (seen.min(axis=(0, 1)) >= 2).all() and (seen.max(axis=(0, 1)) <= [w - 3, h - 3]).all():
             break
