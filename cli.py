@@ -64,6 +64,7 @@ def scan(
     """
     import json
 
+    from rules.grid import PRINTED_SIDES
     from scanner.debug import png_writer
     from scanner.failure import Failure
     from scanner.nets import ModelError
@@ -73,7 +74,7 @@ def scan(
         given = parse_corners(corners) if corners is not None else None
     except ValueError as exc:
         raise _fail(str(exc), 2) from None
-    if side is not None and side.upper() not in ("A", "B", "C", "D"):
+    if side is not None and side.upper() not in PRINTED_SIDES:
         raise _fail(f"--side must be A, B, C or D, not {side!r}", 2)
     try:
         result = read_photo(
@@ -263,6 +264,8 @@ def _print_score(source: str, result: Any, season_result: Any) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from rules.season import EDICT_LETTERS
+
     console = Console(highlight=False)
     err = Console(stderr=True, highlight=False)
     sheet = result.sheet
@@ -283,7 +286,7 @@ def _print_score(source: str, result: Any, season_result: Any) -> None:
         why = sc.detail + (f" [bold]choice:[/bold] {sc.choice}" if sc.choice else "")
         row = [card.name, str(sc.points), why]
         if season_result:
-            letter = "ABCD"[i]
+            letter = EDICT_LETTERS[i]
             counted = scored.get(letter) == card.id
             row = [letter, *row]
             if not counted:

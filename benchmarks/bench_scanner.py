@@ -28,11 +28,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from rules.grid import SIZE
 from scanner import Failure, Location, locate_sheet
-from scanner.geometry import GRID_SIZE
 
 REFERENCE = Path("/work/shared/reference/sheets")
-N = GRID_SIZE
+N = SIZE
 
 
 @dataclass

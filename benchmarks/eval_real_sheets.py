@@ -42,8 +42,8 @@ from models.synth.play import random_game
 from models.synth.printed import blank_on_image
 from rules import Sheet
 from rules.cards import CARDS, ScoringCard
+from rules.grid import Cell, cell_label
 from rules.season import score_cards
-from rules.sheet import Cell, cell_label
 from rules.sides import printed_side
 from scanner.failure import Failure
 from scanner.locate import Location, locate_sheet

@@ -4,15 +4,11 @@ The currency is :class:`rules.Sheet`, an immutable map sheet read from the CONTR
 """
 
 from rules.errors import SheetError
-from rules.policy import Outcome, UncertainSheet, Verdict, decide
-from rules.sheet import (
+from rules.grid import (
     CELLS,
     COIN_TRACK,
     SIZE,
     Cell,
-    Problem,
-    Sheet,
-    Terrain,
     cell_label,
     cells_label,
     clusters_of,
@@ -21,6 +17,8 @@ from rules.sheet import (
     parse_label,
     parse_labels,
 )
+from rules.policy import Outcome, UncertainSheet, Verdict, decide
+from rules.sheet import Problem, Sheet, Terrain
 from rules.sides import PrintedSide, printed_side
 
 __all__ = [

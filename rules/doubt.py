@@ -34,6 +34,7 @@ from typing import Any
 
 from rules.cards.model import DRAWN, UNITS
 from rules.errors import SheetError
+from rules.grid import Cell, cell_label
 from rules.season import (
     MONSTER_PENALTY_ADDS_OVER,
     MONSTER_PENALTY_SEES,
@@ -43,7 +44,7 @@ from rules.season import (
     score_cards,
     score_season,
 )
-from rules.sheet import Cell, Sheet, Terrain, cell_label
+from rules.sheet import Sheet, Terrain
 
 __all__ = ["MAX_READINGS", "Span", "Spread", "TooManyReadings", "score_spread"]
 

@@ -34,7 +34,8 @@ from importlib import resources
 from typing import Any, Literal, TypeVar
 
 from rules.errors import SheetError
-from rules.sheet import COIN_TRACK, SIZE, Cell, Sheet, Terrain, cell_label, neighbours
+from rules.grid import COIN_TRACK, SIZE, Cell, cell_label, neighbours
+from rules.sheet import Sheet, Terrain
 
 __all__ = [
     "AMBUSH",

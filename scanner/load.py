@@ -8,7 +8,9 @@ available where a quarter or an eighth of the pixels suffice.
 from __future__ import annotations
 
 import warnings
+from io import BytesIO
 from pathlib import Path
+from typing import BinaryIO
 
 import cv2
 import numpy as np
@@ -26,7 +28,7 @@ _REDUCED_FLAGS = {
 _HEIF_SUFFIXES = {".heic", ".heif"}
 
 
-def image_size(path: str | Path) -> tuple[int, int] | Failure:
+def image_size(path: str | Path | BinaryIO) -> tuple[int, int] | Failure:
     """Width and height from the file header, without decoding the pixels.
 
     Returns
@@ -45,9 +47,37 @@ def image_size(path: str | Path) -> tuple[int, int] | Failure:
         return Failure("unreadable", f"no such file: {path}")
     except Image.DecompressionBombError:
         # PIL refuses headers above twice its own limit before reading any pixel
-        return Failure("too_large", f"{Path(path).name} announces more pixels than PIL will open")
+        return Failure("too_large", f"{_name(path)} announces more pixels than PIL will open")
     except (UnidentifiedImageError, OSError, ValueError) as exc:
-        return Failure("unreadable", f"not an image file: {path} ({type(exc).__name__})")
+        where = path if isinstance(path, str | Path) else "the data given"
+        return Failure("unreadable", f"not an image file: {where} ({type(exc).__name__})")
+
+
+def _name(path: str | Path | BinaryIO) -> str:
+    return Path(path).name if isinstance(path, str | Path) else "the image"
+
+
+def decode_image(data: bytes, *, max_pixels: int = MAX_PIXELS) -> np.ndarray | Failure:
+    """Decode an image held in memory (an upload) like :func:`load_image` decodes a file.
+
+    The header's pixel count is checked before any pixel is decoded; EXIF orientation is applied.
+
+    Returns
+    -------
+    ndarray or Failure
+        ``(H, W, 3)`` uint8 BGR, or ``Failure`` with reason ``unreadable`` or ``too_large``.
+    """
+    if not data:
+        return Failure("unreadable", "the image is empty (0 bytes)")
+    size = image_size(BytesIO(data))
+    if isinstance(size, Failure):
+        return size
+    if size[0] * size[1] > max_pixels:
+        return Failure("too_large", f"the image has {size[0]}x{size[1]} pixels, more than {max_pixels}")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        return Failure("unreadable", "cannot decode the image")
+    return np.ascontiguousarray(image)
 
 
 def load_image(path: str | Path, *, max_pixels: int = MAX_PIXELS, reduce: int = 1) -> np.ndarray | Failure:

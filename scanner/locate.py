@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from rules.grid import SIZE
 from scanner.comb import GridFit, verify_candidate
 from scanner.constants import (
     BLUR_MIN_SHARPNESS,
@@ -39,13 +40,12 @@ from scanner.constants import (
 )
 from scanner.debug import DebugSink, emit
 from scanner.failure import Failure
-from scanner.geometry import GRID_SIZE
 from scanner.gridlines import NODES, REFINE_MARGIN, Sources, grid_pitch, refine_grid, warp_from
 from scanner.orient import coin_track_score, decide, landmark_scores, min_channel
 from scanner.quads import candidate_quads, downscale, paper_quads
 from scanner.rectify import apply_h, canon_size, grid_homography
 
-N = GRID_SIZE
+N = SIZE
 
 
 @dataclass(frozen=True, slots=True, eq=False)
