@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from rules.grid import cell_label
 from rules.sides import printed_side
 from scanner.classify import SheetReading
 from scanner.constants import (
@@ -264,7 +265,7 @@ def tally(ballots: Sequence[Ballot], threshold: float = CONFIDENCE_THRESHOLD) ->
             rows[r][c], conf[i] = "-", 1.0
         elif unsure[i]:
             rows[r][c] = "?"
-            doubtful.append(f"{chr(65 + r)}{c + 1}")
+            doubtful.append(cell_label((r, c)))
         else:
             rows[r][c] = TERRAIN_SYMBOLS[best[i]]
     # stars: a cell is starred when most of the ballots voting on it saw a star

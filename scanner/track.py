@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from rules.grid import SIZE as GRID_SIZE
 from scanner.constants import (
     STEADY_FRAMES,
     STEADY_MOTION,
@@ -35,7 +36,7 @@ from scanner.constants import (
     TRACK_WINDOW,
 )
 from scanner.failure import Failure
-from scanner.geometry import GRID_SIZE, Geometry
+from scanner.geometry import Geometry
 from scanner.rectify import apply_h, grid_homography
 
 __all__ = ["Track", "follow", "misalignment", "start_track", "steady"]

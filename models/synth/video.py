@@ -24,8 +24,9 @@ from models.synth.generate import THEME_WEIGHTS, SynthError, rng_for
 from models.synth.paper import Page, render_page
 from models.synth.play import Game, random_game
 from models.synth.style import FAMILIES, DrawStyle
+from rules.grid import SIZE as GRID_SIZE
+from rules.grid import cell_label
 from rules.sheet import Sheet
-from scanner.geometry import GRID_SIZE
 
 __all__ = ["Video", "make_video", "write_video"]
 
@@ -159,7 +160,7 @@ class Video:
             "corners": np.round(self.corners, 2).tolist(),
             "moving": self.moving.astype(int).tolist(),
             "covered": [
-                [f"{chr(65 + r)}{c + 1}" for r, c in zip(*np.nonzero(self.covered(i)), strict=True)]
+                [cell_label((int(r), int(c))) for r, c in zip(*np.nonzero(self.covered(i)), strict=True)]
                 for i in range(len(self))
             ],
             "coin_states": list(self.page.coin_states),
