@@ -143,11 +143,15 @@ def parse_labels(text: str) -> frozenset[Cell]:
     SheetError
         On a bad or repeated label.
     """
-    cells: list[Cell] = [parse_label(part) for part in re.split(r"[\s,]+", text.strip()) if part]
-    if len(set(cells)) != len(cells):
-        dupes = sorted({c for c in cells if cells.count(c) > 1})
-        raise SheetError(f"cell {cells_label(dupes[:1])} is listed twice")
-    return frozenset(cells)
+    seen: set[Cell] = set()
+    for part in re.split(r"[\s,]+", text.strip()):
+        if not part:
+            continue
+        cell = parse_label(part)
+        if cell in seen:  # there are only 121 cells, so this stops within 122 labels
+            raise SheetError(f"cell {cells_label([cell])} is listed twice")
+        seen.add(cell)
+    return frozenset(seen)
 
 
 def components(members: Iterable[int]) -> list[list[int]]:

@@ -48,7 +48,13 @@ from rules.grid import (
 )
 from rules.sides import PrintedSide, printed_side
 
-__all__ = ["SYMBOLS", "Problem", "Sheet", "Terrain"]
+__all__ = ["MAX_PROBLEMS", "MAX_TEXT", "SYMBOLS", "Problem", "Sheet", "Terrain"]
+
+MAX_TEXT = 65_536
+"""Longest sheet text read (characters): a sheet is ~150, comments included a few hundred; anything far
+longer is not a sheet, and reading it whole would cost time and memory for nothing."""
+MAX_PROBLEMS = 20
+"""Problems listed for one text before the rest are summed up in one last problem (``too_many``)."""
 
 _T = TypeVar("_T")
 
@@ -139,7 +145,9 @@ class Problem(NamedTuple):
     ``fatal`` problems make :meth:`Sheet.parse` raise; the others (``?`` cells, a monster
     left on a hit space) are allowed in a :class:`Sheet` but worth showing to the user.
     ``code`` is a short stable tag for programs: ``symbol``, ``length``, ``grid_lines``,
-    ``header``, ``coins``, ``side``, ``ruins``, ``unknown``, ``monster_on_star``.
+    ``header``, ``coins``, ``side``, ``ruins``, ``unknown``, ``monster_on_star``, ``too_long`` (a text
+    over :data:`MAX_TEXT` characters, not read), ``too_many`` (the problems after
+    :data:`MAX_PROBLEMS`, summed up).
     """
 
     code: str
@@ -759,8 +767,34 @@ class Sheet:
 _HEADER_RE = re.compile(r"\s*([A-Za-z_]+)\s*:\s*(.*?)\s*$")
 
 
+class _Problems(list[Problem]):
+    """The problem list of one text: past :data:`MAX_PROBLEMS` only counted, so that a hostile text
+    (a megabyte of bad symbols) costs a counter, not an object per symbol."""
+
+    dropped = 0
+
+    def append(self, problem: Problem) -> None:
+        if len(self) < MAX_PROBLEMS:
+            super().append(problem)
+        else:
+            self.dropped += 1
+
+    def summed_up(self) -> list[Problem]:
+        if not self.dropped:
+            return list(self)
+        return [*self, Problem("too_many", f"and {self.dropped} more problem(s) not listed")]
+
+
 def _read(text: str) -> tuple[Sheet | None, list[Problem]]:
-    problems: list[Problem] = []
+    if len(text) > MAX_TEXT:
+        why = f"too long for a sheet: {len(text)} characters, more than {MAX_TEXT}"
+        return None, [Problem("too_long", why)]
+    sheet, problems = _read_text(text.removeprefix("\ufeff"))  # a byte-order mark from an editor
+    return sheet, problems.summed_up()
+
+
+def _read_text(text: str) -> tuple[Sheet | None, _Problems]:
+    problems = _Problems()
     header: dict[str, tuple[str, int]] = {}
     grid: list[tuple[int, str]] = []  # (line number, compact symbols)
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -837,7 +871,7 @@ def _read(text: str) -> tuple[Sheet | None, list[Problem]]:
     return sheet, problems
 
 
-def _read_header(header: dict[str, tuple[str, int]], problems: list[Problem]) -> tuple[dict[str, Any], bool]:
+def _read_header(header: dict[str, tuple[str, int]], problems: _Problems) -> tuple[dict[str, Any], bool]:
     fields: dict[str, Any] = {"side": "A", "coins": 0, "spent": 0, "ruins": frozenset(), "stars": frozenset()}
     ok = True
     for key, (value, number) in header.items():
@@ -847,8 +881,10 @@ def _read_header(header: dict[str, tuple[str, int]], problems: list[Problem]) ->
                     raise SheetError(f"side {value!r} is not one of {', '.join(SIDE_NAMES)}")
                 fields[key] = printed_side(value).name
             elif key in ("coins", "spent"):
-                if not re.fullmatch(r"\d+", value):
-                    raise SheetError(f"{key} {value!r} is not a whole number 0..{COIN_TRACK}")
+                # at most two digits: 0..14 needs no more, and int() of thousands of digits raises
+                if not re.fullmatch(r"0*\d{1,2}", value):
+                    shown = value if len(value) <= 20 else value[:17] + "..."
+                    raise SheetError(f"{key} {shown!r} is not a whole number 0..{COIN_TRACK}")
                 fields[key] = int(value)
                 if fields[key] > COIN_TRACK:
                     raise SheetError(f"{key} is {value}, expected 0..{COIN_TRACK}")

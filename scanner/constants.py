@@ -42,6 +42,9 @@ line lies well inside it even when the player draws a little off the line."""
 MAX_PIXELS = 64_000_000
 """Refuse images above 64 MP before decoding: 3x the largest phone sensors in common use (~50 MP
 modes are 8160 x 6120 = 50 MP) and a bound on decode memory (192 MB of BGR)."""
+MAX_FILE_BYTES = 128 * 1024 * 1024
+"""Refuse photo files above 128 MiB before reading them whole: a 50 MP phone JPEG is ~25 MB, a 64 MP
+PNG of a scan at most ~190 MB uncompressed but far less compressed (a bound on read memory)."""
 
 # --- locate ------------------------------------------------------------------------------------------
 LOCATE_SIDE = 960

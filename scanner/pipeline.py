@@ -8,6 +8,7 @@ with doubts may be scored is not the scanner's business: :attr:`Reading.uncertai
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -158,6 +159,8 @@ def parse_corners(text: str) -> np.ndarray:
         raise ValueError(
             f"--corners wants eight numbers x1,y1,...,x4,y4 (A1, A11, K11, K1), not {len(values)}"
         )
+    if not all(math.isfinite(v) for v in values):
+        raise ValueError("--corners wants eight finite numbers (no nan or inf)")
     return np.asarray(values, dtype=np.float64).reshape(4, 2)
 
 
