@@ -1,6 +1,7 @@
 """The live camera on synthetic videos (``models.synth.video``), one core.
 
     OMP_NUM_THREADS=1 python benchmarks/bench_live.py [--speed-frames 90] [--videos 2] [--frames 150]
+        [--screenshot docs/live_overlay.png]
 
 Reports
 
@@ -144,13 +145,36 @@ def vote_gain(videos: int, frames: int) -> None:
           f"{fmt_all(total['single']):<26} {fmt_all(total['vote']):<25}")
 
 
+def screenshot(path: Path) -> None:
+    """The overlay at two moments of one video, side by side at half size: a hand over the sheet while
+    the frames are voted on, and the captured reading with its score."""
+    from rules.cards import parse_card_list
+    from rules.season import Season
+
+    video = make_video(1001, frames=150, family="color_icon")
+    session = Session(cards=parse_card_list(CARDS), season=Season.parse("winter"))
+    busy = max(range(len(video)), key=lambda i: int(video.covered(i).sum()))
+    shots = []
+    for i in range(len(video)):
+        frame = video.frame(i)
+        session.step(frame)
+        if i in (busy, len(video) - 1):
+            shots.append(draw(frame, session, 30.0))
+    half = [cv2.resize(s, (s.shape[1] // 2, s.shape[0] // 2), interpolation=cv2.INTER_AREA) for s in shots]
+    cv2.imwrite(str(path), np.hstack(half))
+    print(f"wrote {path} (frames {busy} and {len(video) - 1} of video 1001)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--speed-frames", type=int, default=90, help="frames of the speed video (0: skip)")
     ap.add_argument("--videos", type=int, default=2, help="videos per drawing family (0: skip)")
     ap.add_argument("--frames", type=int, default=150, help="frames per video of the vote's gain")
+    ap.add_argument("--screenshot", type=Path, default=None, help="write the overlay screenshot PNG here")
     args = ap.parse_args()
     cv2.setNumThreads(1)
+    if args.screenshot:
+        screenshot(args.screenshot)
     if os.environ.get("OMP_NUM_THREADS") != "1":
         print("note: set OMP_NUM_THREADS=1 for one-core figures")
     if args.speed_frames:
