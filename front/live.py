@@ -32,7 +32,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from front.vote import Ballot, cast, tally
+from front.vote import Ballot, cast, tally, voters
 from rules.policy import Verdict, decide
 from scanner.constants import TRACK_CHECK_EVERY, TRACK_DRIFT
 from scanner.failure import Failure
@@ -163,6 +163,7 @@ class Session:
     track: Track | None = None
     ballots: list[Ballot] = field(default_factory=list)
     result: Reading | None = None
+    sat_out: np.ndarray | None = None  # (11, 11) cells the newest ballot did not vote on (hand, glare)
     verdict: Verdict | None = None
     captured: bool = False
     frame: int = -1
@@ -232,6 +233,7 @@ class Session:
         """Forget the ballots (another sheet, or the sheet was drawn on)."""
         self.ballots.clear()
         self.result, self.verdict, self.captured, self._stable = None, None, False, 0
+        self.sat_out = None
 
     def close(self) -> None:
         """Stop the reader thread, if any."""
@@ -287,6 +289,7 @@ class Session:
         del self.ballots[:-MAX_BALLOTS]
         before = self.result
         self.result = tally(self.ballots)
+        self.sat_out = ~voters(self.ballots)[-1]
         if self.cards:
             self.verdict = decide(self.result.uncertain, self.cards, self.season,
                                   allow_doubtful=self.allow_doubtful)
@@ -311,7 +314,14 @@ def draw(frame: np.ndarray, session: Session, fps: float | None = None) -> np.nd
 
     track = session.track
     if track is not None and session.result is not None:
-        out = draw_cells(frame, photo_quads(track.corners), session.result.sheet)
+        quads = photo_quads(track.corners)
+        out = draw_cells(frame, quads, session.result.sheet)
+        if session.sat_out is not None:  # the last frame read did not count here: a hand, glare
+            for r, c in zip(*np.nonzero(session.sat_out), strict=True):
+                q = quads[r, c]
+                a, b = q[0] * 0.8 + q[2] * 0.2, q[2] * 0.8 + q[0] * 0.2  # a grey slash across the cell
+                cv2.line(out, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])), (128, 128, 128), 1,
+                         cv2.LINE_AA)
     else:
         out = frame.copy()
     if track is not None:
