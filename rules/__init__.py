@@ -3,6 +3,9 @@
 The currency is :class:`rules.Sheet`, an immutable map sheet read from the CONTRACT notation.
 """
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from rules.errors import SheetError
 from rules.grid import (
     CELLS,
@@ -17,9 +20,21 @@ from rules.grid import (
     parse_label,
     parse_labels,
 )
-from rules.policy import Outcome, UncertainSheet, Verdict, decide
 from rules.sheet import Problem, Sheet, Terrain
 from rules.sides import PrintedSide, printed_side
+
+if TYPE_CHECKING:
+    from rules.policy import Outcome, UncertainSheet, Verdict, decide
+
+# The scoring policy pulls in every scoring card and the doubt arithmetic: imported on first use
+# (PEP 562), so that reading a photo (`cartoscan scan`) does not pay for them.
+_LAZY = {"Outcome", "UncertainSheet", "Verdict", "decide"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module("rules.policy"), name)
+    raise AttributeError(f"module 'rules' has no attribute {name!r}")
 
 __all__ = [
     "CELLS",

@@ -13,12 +13,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from rules import Cell, Sheet, Terrain, cell_label, cells_label
-from rules.policy import UncertainSheet
 from scanner.classify import TERRAIN_SYMBOLS, Models, SheetReading, classify_sheet
 from scanner.constants import ALTERNATIVE_PROBABILITY
 from scanner.debug import DebugSink, emit
@@ -26,6 +25,9 @@ from scanner.failure import Failure
 from scanner.load import load_image
 from scanner.rectify import rectify
 from scanner.sample import cell_patches, coin_patches, edge_strips
+
+if TYPE_CHECKING:
+    from rules.policy import UncertainSheet
 
 __all__ = [
     "Reading",
@@ -115,6 +117,8 @@ class Reading:
     def uncertain(self) -> UncertainSheet:
         """The reading as :func:`rules.policy.decide` weighs it: the guess, each ``?`` cell's plausible
         terrains and the whole-sheet doubts (side, A1 corner, coins)."""
+        from rules.policy import UncertainSheet  # the policy and its cards only when asked
+
         return UncertainSheet(self.guess, self.alternatives, self.doubts)
 
     def to_json(self) -> dict[str, Any]:
