@@ -1,6 +1,6 @@
 """The rules of Cartographers (and Cartographers Heroes): sheets, shapes, scoring cards, seasons.
 
-The currency is :class:`rules.Sheet`, an immutable map sheet read from the CONTRACT notation.
+The currency is :class:`rules.Sheet`, an immutable map sheet read from the sheet notation (docs/INTERFACES.md).
 """
 
 import importlib
