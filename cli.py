@@ -772,8 +772,17 @@ def synth(
     split: Annotated[str, typer.Option(
         metavar="[train|eval|params]",
         help="Drawing styles: as in training, held out, or a held-out hand with training icons.")] = "train",
+    video: Annotated[bool, typer.Option(
+        "--video", help="Videos instead (<stem>.avi, MJPG, 720p): a moving camera, a hand, glare.")] = False,
+    frames: Annotated[
+        int, typer.Option(min=2, metavar="N", help="--video: frames per video (30 a second).")
+    ] = 150,
+    family: Annotated[str | None, typer.Option(
+        metavar="[graphite|color|color_icon|marker|mixed]",
+        help="--video: the player's drawing family (default: any).")] = None,
 ) -> None:
-    """Write synthetic photos of random legal games with their exact truth (seed N is always the same).
+    """Write synthetic photos (or videos) of random legal games with their exact truth (seed N is always
+    the same).
 
     Exit 2: bad option or unwritable directory.
     """
@@ -783,13 +792,111 @@ def synth(
 
     try:
         with Progress(transient=True) as progress:
-            task = progress.add_task(f"{tier} photos", total=count)
+            task = progress.add_task(f"{'videos' if video else tier + ' photos'}", total=count)
             for s in range(seed, seed + count):
-                write_sample(make_sample(s, tier=tier, split=split), out, f"{split}_{tier}_{s:06d}")
+                if video:
+                    from models.synth.video import make_video, write_video
+
+                    clip = make_video(s, frames=frames, family=family, split=split)
+                    write_video(clip, out, f"{split}_video_{s:06d}")
+                else:
+                    write_sample(make_sample(s, tier=tier, split=split), out, f"{split}_{tier}_{s:06d}")
                 progress.advance(task)
     except SynthError as exc:
         raise _fail(str(exc), 2) from None
-    typer.echo(f"wrote {count} {tier} sample(s) to {out}")
+    typer.echo(f"wrote {count} {'video' if video else tier + ' sample'}(s) to {out}")
+
+
+# --- live (a camera at the table) ----------------------------------------------------------------------
+
+
+@app.command()
+def live(
+    source: Annotated[str, typer.Argument(
+        metavar="[SOURCE]", help="Camera index (0 = the first camera) or a video file.")] = "0",
+    *,
+    cards: CardsOption = None,
+    season: SeasonOption = None,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="One JSON line per reading; {\"fps\", \"frames\"} at the end of a file.")] = False,
+    window: Annotated[bool | None, typer.Option(
+        "--window/--no-window", help="Show the overlay in a window (default: when this OpenCV can).")] = None,
+    allow_doubtful: AllowDoubtfulOption = False,
+    frames: Annotated[
+        int, typer.Option(min=0, metavar="N", help="Stop after this many frames (0: until the end).")
+    ] = 0,
+) -> None:
+    """Follow a sheet in front of a camera (or in a video), read it when it holds still, vote over frames
+    and score it with --cards.
+
+    In the window: space captures the reading, r reads again from scratch, q quits. A window needs an
+    OpenCV with a GUI (pip install opencv-python); the default install is headless. Exit 2: bad option;
+    3: the camera or video cannot be opened, or no sheet was read in a video.
+    """
+    import json
+
+    from rich.console import Console
+
+    from front.live import KEYS, Event, LiveError, Session, frames_of, has_window, open_source, run
+    from scanner.nets import ModelError
+
+    chosen, which = _parse_cards_and_season(cards, season) if cards is not None else ((), None)
+    if season is not None and cards is None:
+        raise _fail("--season needs --cards", 2)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    show = has_window() if window is None else window
+    if show and not has_window():
+        raise _fail("this OpenCV has no window support (the default install is headless: "
+                    "pip install opencv-python for a window), or there is no display; use --no-window", 2)
+    if window is None and not show and not json_out:
+        err.print("[yellow]note:[/yellow] no window (headless OpenCV or no display); printing readings")
+    try:
+        cap = open_source(source)
+    except LiveError as exc:
+        raise _fail(str(exc), 3) from None
+    camera = source.isdigit()
+    session = Session(cards=chosen, season=which, allow_doubtful=allow_doubtful, background=camera)
+    seen: list[Event] = []
+
+    def report(event: Event) -> None:
+        if event.kind in ("reading", "captured"):
+            seen.append(event)
+            if json_out:
+                typer.echo(json.dumps(event.to_json(chosen, which), ensure_ascii=False))
+            else:
+                _print_live(err, event)
+        elif not json_out:
+            why = f" ({event.message})" if event.message else ""
+            err.print(f"frame {event.frame}: sheet {event.kind}{why}")
+
+    if show:
+        err.print(f"cartoscan live: {KEYS}")
+    try:
+        stats = run(frames_of(cap, frames), session, report, window=show)
+    except ModelError as exc:
+        raise _fail(str(exc), 1) from None
+    finally:
+        cap.release()
+    if not camera:
+        if json_out:
+            typer.echo(json.dumps({"fps": round(stats.fps, 1), "frames": stats.frames}))
+        if not seen:
+            raise _fail(f"{source}: no map sheet was read in {stats.frames} frame(s)", 3)
+
+
+def _print_live(console: Any, event: Any) -> None:
+    """One reading of the live camera for a person: the frame, the rest of the line the verdict."""
+    reading = event.reading
+    head = f"frame {event.frame} ({event.ballots} read): side {reading.side}, {len(reading.doubtful)} '?'"
+    if event.kind == "captured":
+        head = "[bold]captured[/bold] " + head
+    console.print(head)
+    for row in reading.sheet.rows:
+        console.print("  " + " ".join(row), markup=False)
+    verdict = event.verdict
+    if verdict is not None:
+        stake = f": {verdict.stake}" if not verdict else ""
+        console.print(f"  {verdict.outcome.value}{stake}", markup=False)
 
 
 def main() -> None:
