@@ -621,12 +621,28 @@ def _batch_inputs(
     return out
 
 
+def _utf8(text: str) -> str:
+    """`text` with the bytes of a file name that are not UTF-8 (held as surrogates) shown as ``\\xff``,
+    so that it can be written as UTF-8 (JSON lines, CSV)."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def _batch_row(
     source: str, why_not: str, card_ids: tuple[str, ...], season: str | None, allow_doubtful: bool
 ) -> tuple[dict[str, Any], str | None]:
     """One batch input scored: its JSON row (``ok``, ``status`` always) and the note to print, if any.
 
     A module-level function of plain arguments, so that a worker process can run it (``--jobs``)."""
+    row, note = _score_one(source, why_not, card_ids, season, allow_doubtful)
+    row["input"] = _utf8(row["input"])
+    if "error" in row:
+        row["error"] = _utf8(row["error"])
+    return row, note
+
+
+def _score_one(
+    source: str, why_not: str, card_ids: tuple[str, ...], season: str | None, allow_doubtful: bool
+) -> tuple[dict[str, Any], str | None]:
     from front.results import score_json
     from rules import SheetError
     from rules.cards import find_card
@@ -819,14 +835,15 @@ def batch(
         with Progress(transient=True, console=err, disable=not err.is_terminal) as progress:
             task = progress.add_task("scoring", total=len(items))
             season_name = which.value if which else None
-            for row, note in _batch_rows(items, tuple(card_ids), season_name, allow_doubtful, workers):
+            rows = _batch_rows(items, tuple(card_ids), season_name, allow_doubtful, workers)
+            for (source, _), (row, note) in zip(items, rows, strict=True):
                 if note:
                     _say("note", "yellow", note)
                 if out is not None:  # the file first: a row on stdout is a row in the file
                     out.row(_csv_values(row, card_ids, which is not None))
                 typer.echo(json.dumps(row, ensure_ascii=False))
                 if review is not None and not row["ok"]:
-                    _copy_for_review(row["input"], review, taken)
+                    _copy_for_review(source, review, taken)
                 statuses.append(row["status"])
                 progress.advance(task)
     finally:
