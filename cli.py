@@ -1132,6 +1132,22 @@ def _print_live(console: Any, event: Any) -> None:
         console.print(f"  {verdict.outcome.value}{stake}", markup=False)
 
 
+def _quiet_on_closed_pipe() -> None:
+    """Writing into a pipe whose reader has gone (``cartoscan batch ... | head``) ends the command the
+    way it ends any Unix filter, by SIGPIPE, instead of a traceback or typer's exit 1 (which is the
+    status of broken model files here). Only when stdout is a pipe: nothing else can close under us."""
+    import os
+    import signal
+    import stat
+
+    try:
+        piped = stat.S_ISFIFO(os.fstat(1).st_mode)
+    except OSError:
+        return
+    if piped and hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+
+
 def main() -> None:
     """Run the command; usage errors (typer's own, too) are one red line and exit status 2."""
     import os
@@ -1142,6 +1158,7 @@ def main() -> None:
     # typer validates options through pydantic, which would scan every installed package's entry
     # points for pydantic plugins on each start (~20-80 ms); the command uses none
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    _quiet_on_closed_pipe()
     try:
         code = app(standalone_mode=False)
     except typer.Exit as exc:
