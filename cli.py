@@ -554,24 +554,23 @@ def list_cards(
     if json_out:
         typer.echo(json.dumps(rows, ensure_ascii=False))
         return
-    table = Table(title="Scoring cards (names in any listed language work for --cards)", title_justify="left")
-    widest = max(len(row["id"]) for row in rows)
-    table.add_column("id", no_wrap=True, min_width=widest)  # the id is what --cards takes: never cut
-    for name in ("English", "Deutsch", "Polski", "Русский", "back", "solo", "game"):
-        table.add_column(name, justify="right" if name == "solo" else "left", overflow="fold")
+    console = Console(highlight=False)
+    # The id is what --cards takes: never cut. The printed names in four languages need ~130 columns;
+    # a narrower terminal gets the English name only (every language still works for --cards).
+    languages = {"en": "English", "de": "Deutsch", "pl": "Polski", "ru": "Русский"}
+    if console.width < 130:
+        languages = {"en": "English"}
+        title = "Scoring cards (German, Polish, Russian names: a wider terminal or --json)"
+    else:
+        title = "Scoring cards (names in any listed language work for --cards)"
+    table = Table(title=title, title_justify="left")
+    table.add_column("id", no_wrap=True, min_width=max(len(row["id"]) for row in rows))
+    for name in (*languages.values(), "back", "solo", "game"):
+        table.add_column(name, justify="right" if name == "solo" else "left")
     for row in rows:
-        names = row["names"]
-        table.add_row(
-            row["id"],
-            names.get("en", ""),
-            names.get("de", ""),
-            names.get("pl", ""),
-            names.get("ru", ""),
-            row["category"],
-            str(row["solo_value"]),
-            row["expansion"],
-        )
-    Console(highlight=False).print(table)
+        names = [row["names"].get(code, "") for code in languages]
+        table.add_row(row["id"], *names, row["category"], str(row["solo_value"]), row["expansion"])
+    console.print(table)
 
 
 # --- batch (a tournament folder) ----------------------------------------------------------------------
