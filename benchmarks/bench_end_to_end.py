@@ -33,9 +33,9 @@ from models import dataset as ds
 from models.synth.style import SPLITS
 from rules.cards import CARDS
 from rules.doubt import MAX_READINGS
+from rules.grid import cell_label
 from rules.policy import Outcome, Verdict, decide
 from rules.season import score_cards
-from rules.sheet import cell_label
 from scanner.failure import Failure
 from scanner.nets import Models, default_models, load_models
 from scanner.pipeline import read_photo

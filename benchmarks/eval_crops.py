@@ -1,13 +1,13 @@
 """The locator on cropped photos, photos of two sheets, and sides under drawings (issue 13).
 
     OMP_NUM_THREADS=1 python benchmarks/eval_crops.py [--synth 30] [--real 3] [--sides 30]
-        [--reference DIR]
+        [--reference ../shared/reference]
 
-Photos: synthetic phone photos (``models.synth``, ``params`` split) and the real printed sheets
-(``--reference`` or ``$CARTOSCAN_REFERENCE``, default ``shared/reference/sheets`` in a folder
-above the repository; read at run time, evaluation only, never copied) photographed by ``bench_scanner``'s
-pinhole warp. Each photo is cropped in the photo's own axes, at a distance from the grid's outermost
-point given in cells (the grid's edge is the inner frame line):
+Photos: synthetic phone photos (``models.synth``, ``params`` split) and the real printed sheets in
+``sheets/`` of the reference folder (``--reference DIR`` or ``$CARTOSCAN_REFERENCE``; read at run time,
+evaluation only, never copied) photographed by ``bench_scanner``'s pinhole warp. Each photo is
+cropped in the photo's own axes, at a distance from the grid's outermost point given in cells (the
+grid's edge is the inner frame line):
 
 * ``margin 1``: the sheet's left or right margin cut, 0.15-1 cell beyond the grid (must be read);
 * ``margin 2``: its left and top margins cut so (must be read);
@@ -33,7 +33,6 @@ not flagged as doubts ("silent").
 from __future__ import annotations
 
 import argparse
-import os
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
@@ -42,6 +41,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import reference_images
 from bench_scanner import pinhole_photo
 
 from models.synth.camera import photograph
@@ -50,27 +50,14 @@ from models.synth.paper import render_page
 from models.synth.play import random_game
 from models.synth.printed import blank_on_image
 from models.synth.style import DrawStyle
+from rules.grid import SIZE as GRID_SIZE
 from rules.sides import printed_side
 from scanner import Failure, Location, locate_sheet
-from scanner.geometry import GRID_SIZE, geometry
+from scanner.geometry import geometry
 from scanner.rectify import apply_h, grid_homography
 
 N = GRID_SIZE
 CUT_SIDES = ("left", "right", "top", "bottom")
-
-
-def reference_dir(given: Path | None) -> Path:
-    """The reference sheets' folder: ``--reference``, ``$CARTOSCAN_REFERENCE``, or beside the repo."""
-    if given is not None:
-        return given
-    env = os.environ.get("CARTOSCAN_REFERENCE")
-    if env:
-        return Path(env)
-    here = Path(__file__).resolve()
-    for up in here.parents:  # the repository's ../shared, wherever the checkout lies
-        if (up / "shared" / "reference" / "sheets").is_dir():
-            return up / "shared" / "reference" / "sheets"
-    return here.parents[2] / "shared" / "reference" / "sheets"
 
 
 @dataclass(frozen=True)
@@ -371,22 +358,17 @@ def main() -> None:
     ap.add_argument("--synth", type=int, default=30, help="synthetic phone photos cropped")
     ap.add_argument("--real", type=int, default=3, help="warped photos per real reference sheet")
     ap.add_argument("--sides", type=int, default=30, help="photos per kind for the side check (0: none)")
-    ap.add_argument("--reference", type=Path, default=None,
-                    help="real reference sheets (default: $CARTOSCAN_REFERENCE, else "
-                    "shared/reference/sheets in a folder above the repository)")
+    reference_images.add_option(ap)
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    folder = reference_dir(args.reference)
-    have_real = folder.is_dir()
-    if not have_real:
-        print(f"real reference sheets: {folder} is absent; synthetic photos only")
+    folder = reference_images.folder(args.reference, "sheets") if args.real or args.sides else None
     if args.synth:
         print_rows(f"synthetic phone photos ({args.synth}), cropped", crops(list(synth_shots(args.synth))))
-    if args.real and have_real:
+    if args.real and folder is not None:
         shots = list(real_shots(folder, args.real))
         print_rows(f"real printed sheets from {folder} ({len(shots)} photos), cropped", crops(shots))
     if args.sides:
-        rows = sides(args.sides, folder if have_real else None)
+        rows = sides(args.sides, folder)
         print(f"\nside and A1 corner ({args.sides} photos per synthetic kind)")
         print(f"{'kind':18} {'photos':>6} {'found':>6} {'side':>6} {'A1':>6} {'silent':>6}")
         for name, r in rows.items():

@@ -34,8 +34,9 @@ from enum import StrEnum
 from typing import Any
 
 from rules.doubt import Spread, TooManyReadings, score_spread
+from rules.grid import Cell, cell_label
 from rules.season import Season
-from rules.sheet import Cell, Sheet, Terrain, cell_label
+from rules.sheet import Sheet, Terrain
 
 __all__ = ["Outcome", "UncertainSheet", "Verdict", "decide"]
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from rules.grid import SIZE
 from scanner.constants import (
     COMB_CAP_PERCENTILE,
     COMB_CHIRP,
@@ -21,10 +22,9 @@ from scanner.constants import (
     VERIFY_PAD,
     VERIFY_PPC,
 )
-from scanner.geometry import GRID_SIZE
 from scanner.rectify import apply_h, canon_matrix, canon_size, grid_homography
 
-N = GRID_SIZE
+N = SIZE
 
 
 @dataclass(frozen=True, slots=True)

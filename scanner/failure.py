@@ -6,9 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Reason = Literal[
-    "unreadable", "too_large", "no_sheet", "too_small", "too_blurred", "cut_off", "several_sheets"
+    "unreadable", "too_large", "no_sheet", "too_small", "too_blurred", "cut_off", "lost", "several_sheets"
 ]
 
+#: ``lost``: a followed sheet could not be followed into the next frame (``scanner.track``).
+#: ``several_sheets``: more than one map sheet in the photo (``scanner.locate.locate_sheets`` finds each).
 REASONS: tuple[Reason, ...] = (
     "unreadable",
     "too_large",
@@ -16,6 +18,7 @@ REASONS: tuple[Reason, ...] = (
     "too_small",
     "too_blurred",
     "cut_off",
+    "lost",
     "several_sheets",
 )
 

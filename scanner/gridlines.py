@@ -10,14 +10,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from rules.grid import SIZE
 from scanner.comb import line_response
 from scanner.constants import BORDER_LINE_STRENGTH, EDGE_LINE_WINDOW, LINE_POLY_DEGREE, REFINE_PASSES
 from scanner.debug import DebugSink, emit
-from scanner.geometry import GRID_SIZE
 from scanner.orient import min_channel
 from scanner.rectify import apply_h, canon_matrix, canon_size
 
-N = GRID_SIZE
+N = SIZE
 NODES = np.stack(np.meshgrid(np.arange(N + 1.0), np.arange(N + 1.0), indexing="xy"), axis=-1)  # [y, x]
 """The 12x12 grid crossings in cell units, ``NODES[row_line, col_line] = (x, y)``."""
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from rules.grid import SIZE
 from scanner.comb import GridFit, verify_candidate
 from scanner.constants import (
     BLUR_MIN_SHARPNESS,
@@ -44,7 +45,7 @@ from scanner.constants import (
 )
 from scanner.debug import DebugSink, emit
 from scanner.failure import Failure
-from scanner.geometry import GRID_SIZE, geometry
+from scanner.geometry import geometry
 from scanner.gridlines import (
     NODES,
     REFINE_MARGIN,
@@ -58,7 +59,7 @@ from scanner.orient import coin_track_score, decide, landmark_scores, min_channe
 from scanner.quads import candidate_quads, downscale, paper_quads
 from scanner.rectify import apply_h, canon_size, grid_homography
 
-N = GRID_SIZE
+N = SIZE
 
 CUT_PARTS = ("coin track", "season boxes", "page edge")
 """Printed parts :attr:`Location.cut` may name; only the coin track is read."""

@@ -8,23 +8,26 @@ with doubts may be scored is not the scanner's business: :attr:`Reading.uncertai
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rules import Cell, Sheet, Terrain
-from rules.policy import UncertainSheet
-from scanner.classify import TERRAIN_SYMBOLS, Models, SheetReading, classify_sheet, label
+from rules import Cell, Sheet, Terrain, cell_label, cells_label
+from scanner.classify import TERRAIN_SYMBOLS, Models, SheetReading, classify_sheet
 from scanner.constants import ALTERNATIVE_PROBABILITY
 from scanner.debug import DebugSink, emit
 from scanner.failure import Failure
 from scanner.load import load_image
 from scanner.rectify import rectify
 from scanner.sample import cell_patches, coin_patches, edge_strips
+
+if TYPE_CHECKING:
+    from rules.policy import UncertainSheet
 
 __all__ = [
     "Reading",
@@ -64,6 +67,12 @@ class Reading:
         cells.
     alternatives : Mapping[(row, col), tuple of Terrain]
         Each ``?`` cell's plausible readings, most likely first (see :func:`alternatives_of`).
+    groups : tuple of tuples of (row, col)
+        The drawable cells drawn alike, two or more per group (the reader pools their evidence), so
+        that a person fixing one cell can fix the cells drawn like it at once.
+    canonical : (H, W, 3) uint8 or None
+        The rectified top-down image the cells were read from (:func:`scanner.rectify.rectify`), for
+        overlays; not part of the JSON.
     """
 
     sheet: Sheet
@@ -78,6 +87,8 @@ class Reading:
     timings: dict[str, float] = field(default_factory=dict)
     probabilities: np.ndarray | None = None
     doubts: tuple[str, ...] = ()
+    groups: tuple[tuple[Cell, ...], ...] = ()
+    canonical: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def side(self) -> str:
@@ -106,6 +117,8 @@ class Reading:
     def uncertain(self) -> UncertainSheet:
         """The reading as :func:`rules.policy.decide` weighs it: the guess, each ``?`` cell's plausible
         terrains and the whole-sheet doubts (side, A1 corner, coins)."""
+        from rules.policy import UncertainSheet  # the policy and its cards only when asked
+
         return UncertainSheet(self.guess, self.alternatives, self.doubts)
 
     def to_json(self) -> dict[str, Any]:
@@ -115,12 +128,12 @@ class Reading:
             "grid": list(self.sheet.rows),
             "coins": self.coins,
             "spent": self.spent,
-            "stars": sorted(label(r, c) for r, c in self.stars),
+            "stars": cells_label(self.stars).split(),
             "confidence": [[round(float(v), 4) for v in row] for row in self.confidence],
             "orientation": self.orientation,
             "doubtful": list(self.doubtful),
             "alternatives": {
-                label(r, c): "".join(alts) for (r, c), alts in self.alternatives.items()
+                cell_label(cell): "".join(alts) for cell, alts in self.alternatives.items()
             },
             "warnings": list(self.doubts),
             "doubtful_coins": [i + 1 for i in self.doubtful_coins],
@@ -129,6 +142,7 @@ class Reading:
                 k: [[round(float(v), 3) for v in row] for row in a] for k, a in self.outlines.items()
             },
             "timings_ms": {k: round(v * 1000, 1) for k, v in self.timings.items()},
+            "groups": [[cell_label(cell) for cell in group] for group in self.groups],
         }
 
 
@@ -149,6 +163,8 @@ def parse_corners(text: str) -> np.ndarray:
         raise ValueError(
             f"--corners wants eight numbers x1,y1,...,x4,y4 (A1, A11, K11, K1), not {len(values)}"
         )
+    if not all(math.isfinite(v) for v in values):
+        raise ValueError("--corners wants eight finite numbers (no nan or inf)")
     return np.asarray(values, dtype=np.float64).reshape(4, 2)
 
 
@@ -248,7 +264,7 @@ def read_image(
         emit(debug, "reading", overlay(canonical, reading))
     # A side given by hand settles the side; the A1 corner can only be settled by the print.
     doubts = tuple(d for d in location.doubts() if not (side and d.startswith("printed side")))
-    return assemble(reading, found, orientation, timings, doubts)
+    return assemble(reading, found, orientation, timings, doubts, canonical=canonical)
 
 
 def assemble(
@@ -257,6 +273,8 @@ def assemble(
     orientation: int,
     timings: dict[str, float],
     doubts: tuple[str, ...] = (),
+    *,
+    canonical: np.ndarray | None = None,
 ) -> Reading:
     """Turn the classifier's reading into a :class:`Reading` with its rules.Sheet.
 
@@ -287,6 +305,8 @@ def assemble(
         timings=timings,
         probabilities=reading.probabilities,
         doubts=doubts,
+        groups=reading.groups,
+        canonical=canonical,
     )
 
 

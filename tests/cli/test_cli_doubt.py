@@ -142,12 +142,16 @@ def test_a_season_needs_four_cards_before_the_cells_are_weighed(fake) -> None:  
     assert "Traceback" not in result.output
 
 
-def test_season_scores_weigh_every_reported_number(fake) -> None:  # type: ignore[no-untyped-def]
-    # Spring scores edicts A and B; G7 as a village would change Great City (edict C), reported too.
+def test_a_card_not_scored_this_season_never_blocks_it(fake) -> None:  # type: ignore[no-untyped-def]
+    # G7 as a village would change Great City (edict C): summer scores it (B+C), spring (A+B) does not.
     cards = "sentinel_wood,canal_lake,great_city,borderlands"
-    result = runner.invoke(app, ["score", str(fake(_reading(INNER))), "--cards", cards, "--season", "spring"])
+    photo = str(fake(_reading(INNER)))
+    result = runner.invoke(app, ["score", photo, "--cards", cards, "--season", "summer"])
     assert result.exit_code == 4
-    assert "the total would be 2 (great_city 0 to 1)" in result.stderr
+    assert "great_city 0 to 1" in result.stderr
+    result = runner.invoke(app, ["score", photo, "--cards", cards, "--season", "spring", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["doubtful"] == {"cells": ["G7"], "certain": True}
 
 
 def test_batch_rows_carry_the_doubtful_key_or_the_range(fake, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

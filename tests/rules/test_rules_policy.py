@@ -59,11 +59,13 @@ def test_too_many_readings_are_refused_without_a_range() -> None:
     assert not verdict and verdict.spread is None and "more than 2048" in verdict.stake
 
 
-def test_a_season_is_weighed_on_every_reported_number() -> None:
+def test_a_season_is_weighed_on_its_own_edicts_only() -> None:
     cards = [find_card(n) for n in ("sentinel_wood", "canal_lake", "great_city", "borderlands")]
     uncertain = UncertainSheet(BASE.replace({INNER: "F"}), {INNER: ("F", ".", "V")})
-    verdict = decide(uncertain, cards, "spring")  # G7 as a village moves Great City (edict C)
+    verdict = decide(uncertain, cards, "summer")  # G7 as a village moves Great City (edict C)
     assert not verdict and "great_city 0 to 1" in verdict.stake
+    # spring scores edicts A and B: Great City does not score, so it cannot block the season's score
+    assert decide(uncertain, cards, "spring").outcome is Outcome.SETTLED
     with pytest.raises(SheetError):
         decide(uncertain, cards[:1], "spring")  # a season needs four cards
 

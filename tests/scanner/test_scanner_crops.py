@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from scanner_fixtures import draw_page, photograph, sheet_photo
 
+from rules.grid import SIZE as GRID_SIZE
 from scanner import Failure, Location, locate_sheet
-from scanner.geometry import GRID_SIZE
 from scanner.gridlines import REFINE_MARGIN, frame_evidence, warp_from
 from scanner.locate import COIN_TRACK_CUT, cut_parts, inside, locate_sheets
 from scanner.rectify import grid_homography
