@@ -66,8 +66,9 @@ def speed(frames: int) -> None:
     grey0 = cv2.cvtColor(images[0], cv2.COLOR_BGR2GRAY)
     track = start_track(grey0, video.corners[0])
     assert not isinstance(track, Failure)
-    t_grey, t_follow, t_draw = [], [], []
+    t_grey, t_follow, t_draw, cpu = [], [], [], []
     for image in images[1:]:
+        c0 = time.process_time()
         t0 = time.perf_counter()
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         t1 = time.perf_counter()
@@ -80,6 +81,7 @@ def speed(frames: int) -> None:
         session.track = track
         draw(image, session, 30.0)
         t3 = time.perf_counter()
+        cpu.append(time.process_time() - c0)
         t_grey.append(t1 - t0)
         t_follow.append(t2 - t1)
         t_draw.append(t3 - t2)
@@ -99,6 +101,9 @@ def speed(frames: int) -> None:
     print(f"following + drawing, 1280x720, one core: {1.0 / statistics.mean(per_frame):6.1f} frames/s "
           f"(median frame {ms(per_frame):.1f} ms: grey {ms(t_grey):.1f}, follow {ms(t_follow):.1f}, "
           f"draw {ms(t_draw):.1f}); {len(per_frame)} frames")
+    print(f"  the same in CPU time (one thread; wall time above suffers from other processes): "
+          f"{1.0 / statistics.mean(cpu):6.1f} frames/s, median {ms(cpu):.1f} ms; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"decoding one MJPG 720p frame: median {ms(t_decode):.1f} ms")
 
 
