@@ -130,6 +130,10 @@ CardsOption = Annotated[
 SeasonOption = Annotated[
     str | None, typer.Option(metavar="[spring|summer|fall|winter]", help="Score one season (its two edicts).")
 ]
+FixOption = Annotated[
+    str | None,
+    typer.Option("--fix", help="Settle cells by hand: CELL=SYMBOL,... e.g. B7=W,C3=. (. F V P W M H X)."),
+]
 AllowDoubtfulOption = Annotated[
     bool,
     typer.Option("--allow-doubtful", metavar="", help="Photos: score the likeliest reading of unsure cells."),
@@ -231,16 +235,27 @@ class _InputError(Exception):
         self.status = status
 
 
-def _load_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> tuple[Any, Any]:
+def _load_sheet(
+    source: str,
+    allow_doubtful: bool,
+    chosen: Any,
+    which: Any,
+    fixes: Any = None,
+    ask: Any = None,
+) -> tuple[Any, Any]:
     """A rules.Sheet from a .sheet file, '-' (stdin) or a photo, with the photo's
-    :class:`rules.policy.Verdict` (None for a sheet file); raises _InputError."""
+    :class:`rules.policy.Verdict` (None for a sheet file); raises _InputError.
+
+    ``fixes`` ({cell: terrain}) settle cells by hand; ``ask(reading, uncertain, cards, season)`` may
+    settle more (``--review``) and returns the uncertain sheet to decide on."""
     import shlex
 
     from rules import Sheet, SheetError
 
     if source == "-" or source.lower().endswith(".sheet"):
         try:
-            return Sheet.parse(_sheet_text(source)), None
+            sheet = Sheet.parse(_sheet_text(source))
+            return (sheet.replace(fixes) if fixes else sheet), None
         except SheetError as exc:
             raise _InputError(f"{source}: {exc}", 2) from None
     from rules.policy import decide
@@ -252,7 +267,10 @@ def _load_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> t
         reading = read_photo(source)
         if isinstance(reading, Failure):
             raise _InputError(f"{source}: {reading.message}", 3)
-        verdict = decide(reading.uncertain, chosen, which, allow_doubtful=allow_doubtful)
+        uncertain = reading.uncertain.fix(fixes) if fixes else reading.uncertain
+        if ask is not None:
+            uncertain = ask(reading, uncertain, chosen, which)
+        verdict = decide(uncertain, chosen, which, allow_doubtful=allow_doubtful)
     except SheetError as exc:  # the cards do not fit the season (checked while weighing unsure cells)
         raise _InputError(f"{source}: {exc}", 2) from None
     except ModelError as exc:  # the model files are checked against their manifest on load
@@ -260,7 +278,8 @@ def _load_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> t
     if not verdict:
         quoted = shlex.quote(source)
         fix = (
-            f"run 'cartoscan scan {quoted} > map.sheet', fix the '?' cells and score map.sheet"
+            f"fix them with --fix CELL=SYMBOL,... or --review, or run 'cartoscan scan {quoted} > map.sheet', "
+            "fix the '?' cells and score map.sheet"
             if verdict.doubtful
             else f"check with 'cartoscan scan {quoted}'"
         )
@@ -297,39 +316,14 @@ def _sheet_text(source: str) -> str:
         raise _InputError(f"{source}: not a UTF-8 text file", 2) from None
 
 
-def _read_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> tuple[Any, Any]:
+def _read_sheet(
+    source: str, allow_doubtful: bool, chosen: Any, which: Any, fixes: Any = None, ask: Any = None
+) -> tuple[Any, Any]:
     """:func:`_load_sheet`, turning a failure into the CLI's one red line and exit status."""
     try:
-        return _load_sheet(source, allow_doubtful, chosen, which)
+        return _load_sheet(source, allow_doubtful, chosen, which, fixes, ask)
     except _InputError as exc:
         raise _fail(str(exc), exc.status) from None
-
-
-def _score_json(sheet: Any, chosen: Any, which: Any, verdict: Any = None) -> dict[str, Any]:
-    """The CONTRACT score object for one sheet (raises rules.SheetError for '?' cells); a photo's
-    verdict scored despite doubts adds the ``"doubtful"`` object."""
-    from rules.season import score_cards, score_season
-
-    out: dict[str, Any] = {"side": sheet.side, **score_cards(sheet, chosen).to_json()}
-    if which is not None:
-        season_result = score_season(sheet, chosen, which)
-        out["season"] = season_result.to_json()
-        out["total"] = season_result.total
-    doubtful = verdict.doubtful_json() if verdict is not None else None
-    if doubtful is not None:
-        out["doubtful"] = doubtful
-    warnings = _sheet_warnings(sheet)
-    if warnings:
-        out["warnings"] = warnings
-    return out
-
-
-def _sheet_warnings(sheet: Any) -> list[str]:
-    """What a person should know about a scored sheet: its warnings, a side not checked on a real one."""
-    out = [str(problem) for problem in sheet.problems()]
-    if sheet.printed.is_low_confidence:
-        out.append(f"side {sheet.side} positions are not confirmed on a real sheet")
-    return out
 
 
 def _verdict_note(verdict: Any) -> str | None:
@@ -361,6 +355,78 @@ def _parse_cards_and_season(cards: str | None, season: str | None) -> tuple[Any,
     return chosen, which
 
 
+def _parse_fixes(fix: str | None) -> Any:
+    """--fix as {cell: terrain}; raises typer.Exit(2) with one line."""
+    if fix is None:
+        return None
+    from front.results import parse_fixes
+    from rules import SheetError
+
+    try:
+        return parse_fixes(fix)
+    except SheetError as exc:
+        raise _fail(f"--fix: {exc}", 2) from None
+
+
+def _interactive() -> bool:
+    import sys
+
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _review_prompt(reading: Any, uncertain: Any, chosen: Any, which: Any) -> Any:
+    """--review: while the policy refuses, ask what the first unsure cell holds and offer the cells
+    drawn like it (the reader's look-alike groups) in one go; Enter takes the likeliest, q stops."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    from front.results import alike
+    from rules import SheetError, Terrain, cell_label
+    from rules.policy import decide
+    from scanner.constants import TERRAIN_SYMBOLS
+
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    while uncertain.alternatives:
+        verdict = decide(uncertain, chosen, which)
+        if verdict or uncertain.doubts:  # settled, or a whole-sheet doubt no cell can answer
+            break
+        console.print(f"[yellow]{escape(verdict.stake)}[/yellow]")
+        cell = min(uncertain.alternatives)
+        options = uncertain.alternatives[cell]
+        odds = reading.probabilities[cell] if reading.probabilities is not None else None
+        listed = "  ".join(
+            f"[bold]{i}[/bold] {Terrain(t).name.lower()}"
+            + (f" {odds[TERRAIN_SYMBOLS.index(str(t))]:.0%}" if odds is not None else "")
+            for i, t in enumerate(options, 1)
+        )
+        console.print(f"{cell_label(cell)}: {listed}  (or a symbol . F V P W M H X; Enter = 1, q = stop)")
+        try:
+            answer = input("> ").strip()
+        except EOFError:
+            break
+        if answer.lower() == "q":
+            break
+        if answer.isdigit() and 0 < int(answer) <= len(options):
+            chosen_terrain = options[int(answer) - 1]
+        else:
+            chosen_terrain = answer.upper() if answer else options[0]
+        fixes = {cell: chosen_terrain}
+        peers = alike(reading.groups, cell, list(uncertain.alternatives))
+        if peers:
+            names = " ".join(cell_label(p) for p in peers)
+            console.print(f"drawn alike and unsure too: {names}; the same for them? [Y/n]")
+            try:
+                if input("> ").strip().lower() in ("", "y", "yes"):
+                    fixes |= dict.fromkeys(peers, chosen_terrain)
+            except EOFError:
+                break
+        try:
+            uncertain = uncertain.fix(fixes)
+        except (SheetError, ValueError) as exc:
+            console.print(f"[red]{escape(str(exc))}[/red]")
+    return uncertain
+
+
 @app.command()
 def score(
     source: Annotated[str, typer.Argument(metavar="INPUT", help="A .sheet file, '-' for stdin, or a photo.")],
@@ -369,8 +435,16 @@ def score(
     season: SeasonOption = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.", metavar="")] = False,
     allow_doubtful: AllowDoubtfulOption = False,
+    fix: FixOption = None,
+    review: Annotated[
+        bool,
+        typer.Option("--review", help="Photos: ask what the unsure cells hold, group by look-alike group."),
+    ] = False,
 ) -> None:
     """Score a sheet: each card, coins, monsters; with --season the season's two edicts and total.
+
+    --fix B7=W,C3=. settles cells by hand (a photo's unsure cells or a sheet's '?'); --review asks
+    for the unsure cells that could change the score, offering the cells drawn alike in one go.
 
     Exit 2: bad option, unknown card, malformed sheet; 3: unreadable photo or no sheet in it; 4: the
     photo was read but a person must look (unsure cells that could change the score, the side, the A1
@@ -378,17 +452,22 @@ def score(
     """
     import json
 
+    from front.results import score_json
     from rules import SheetError
     from rules.season import score_cards, score_season
 
     chosen, which = _parse_cards_and_season(cards, season)
-    sheet, verdict = _read_sheet(source, allow_doubtful, chosen, which)
+    fixes = _parse_fixes(fix)
+    if review and not _interactive():
+        raise _fail("--review asks questions: it needs a terminal on stdin and stdout", 2)
+    ask = _review_prompt if review else None
+    sheet, verdict = _read_sheet(source, allow_doubtful, chosen, which, fixes, ask)
     note = _verdict_note(verdict)
     if note:
         _say("note", "yellow", note)
     try:
         if json_out:
-            typer.echo(json.dumps(_score_json(sheet, chosen, which, verdict), ensure_ascii=False))
+            typer.echo(json.dumps(score_json(sheet, chosen, which, verdict), ensure_ascii=False))
             return
         result = score_cards(sheet, chosen)
         season_result = score_season(sheet, chosen, which) if which is not None else None
@@ -402,11 +481,12 @@ def _print_score(source: str, result: Any, season_result: Any) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from front.results import sheet_warnings
     from rules.season import EDICT_LETTERS
 
     console = Console(highlight=False)
     sheet = result.sheet
-    for warning in _sheet_warnings(sheet):
+    for warning in sheet_warnings(sheet):
         _say("warning", "yellow", warning)
     scored = {letter: card.id for letter, (card, _) in season_result.edicts.items()} if season_result else {}
     title = f"{_one_line(source)}: side {sheet.side}" + (
@@ -541,12 +621,29 @@ def _batch_inputs(
     return out
 
 
+def _utf8(text: str) -> str:
+    """`text` with the bytes of a file name that are not UTF-8 (held as surrogates) shown as ``\\xff``,
+    so that it can be written as UTF-8 (JSON lines, CSV)."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def _batch_row(
     source: str, why_not: str, card_ids: tuple[str, ...], season: str | None, allow_doubtful: bool
 ) -> tuple[dict[str, Any], str | None]:
     """One batch input scored: its JSON row (``ok``, ``status`` always) and the note to print, if any.
 
     A module-level function of plain arguments, so that a worker process can run it (``--jobs``)."""
+    row, note = _score_one(source, why_not, card_ids, season, allow_doubtful)
+    row["input"] = _utf8(row["input"])
+    if "error" in row:
+        row["error"] = _utf8(row["error"])
+    return row, note
+
+
+def _score_one(
+    source: str, why_not: str, card_ids: tuple[str, ...], season: str | None, allow_doubtful: bool
+) -> tuple[dict[str, Any], str | None]:
+    from front.results import score_json
     from rules import SheetError
     from rules.cards import find_card
     from rules.season import Season
@@ -558,7 +655,7 @@ def _batch_row(
         return row | {"ok": False, "status": 2, "error": f"{source}: {why_not}"}, None
     try:
         sheet, verdict = _load_sheet(source, allow_doubtful, chosen, which)
-        row |= {"ok": True, "status": 0, **_score_json(sheet, chosen, which, verdict)}
+        row |= {"ok": True, "status": 0, **score_json(sheet, chosen, which, verdict)}
         note = _verdict_note(verdict)
         return row, f"{source}: {note}" if note else None
     except _InputError as exc:
@@ -738,14 +835,15 @@ def batch(
         with Progress(transient=True, console=err, disable=not err.is_terminal) as progress:
             task = progress.add_task("scoring", total=len(items))
             season_name = which.value if which else None
-            for row, note in _batch_rows(items, tuple(card_ids), season_name, allow_doubtful, workers):
+            rows = _batch_rows(items, tuple(card_ids), season_name, allow_doubtful, workers)
+            for (source, _), (row, note) in zip(items, rows, strict=True):
                 if note:
                     _say("note", "yellow", note)
                 if out is not None:  # the file first: a row on stdout is a row in the file
                     out.row(_csv_values(row, card_ids, which is not None))
                 typer.echo(json.dumps(row, ensure_ascii=False))
                 if review is not None and not row["ok"]:
-                    _copy_for_review(row["input"], review, taken)
+                    _copy_for_review(source, review, taken)
                 statuses.append(row["status"])
                 progress.advance(task)
     finally:
@@ -755,6 +853,328 @@ def batch(
     if failed:
         message = f'{len(failed)} of {len(statuses)} input(s) could not be scored (lines with "ok": false)'
         raise _fail(message, min(failed))
+
+
+# --- check / game (rules.check: shapes, coins, heroes, seasons) -------------------------------------
+
+EditionOption = Annotated[
+    str | None, typer.Option("--edition", help="Cards played: base or heroes (default: from the side).")
+]
+
+
+def _check_one(source: str, before: Any, edition: str | None, season: Any) -> Any:
+    """rules.check on a .sheet file, '-' or a photo (its '?' cells and outlined pieces included);
+    raises _InputError."""
+    import sys
+
+    from rules import SheetError
+    from rules.check import check_sheet, check_text, pieces_from_labels
+
+    try:
+        if source == "-" or source.lower().endswith(".sheet"):
+            try:
+                text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                why = "no such file" if isinstance(exc, FileNotFoundError) else exc.__class__.__name__
+                raise _InputError(f"{source}: cannot read the sheet file ({why})", 2) from None
+            return check_text(text, before=before, edition=edition, season=season)
+        reading = _photo_reading(source)
+        outlines = None
+        if {"horizontal", "vertical"} <= reading.outlines.keys():
+            import numpy as np
+
+            from scanner.pieces import find_pieces
+
+            printed = reading.sheet.printed
+            drawable = np.ones((11, 11), bool)
+            for r, c in printed.mountains | printed.wasteland:
+                drawable[r, c] = False
+            labels = find_pieces(drawable, reading.outlines["horizontal"], reading.outlines["vertical"])
+            outlines = pieces_from_labels(labels, reading.sheet)
+        return check_sheet(reading.sheet, before=before, outlines=outlines, edition=edition, season=season)
+    except SheetError as exc:
+        raise _InputError(f"{source}: {exc}", 2) from None
+
+
+def _photo_reading(source: str) -> Any:
+    """The scanner's reading of a photo (raises _InputError: 3 unreadable, 1 model files)."""
+    from scanner.failure import Failure
+    from scanner.nets import ModelError
+    from scanner.pipeline import read_photo
+
+    try:
+        reading = read_photo(source)
+    except ModelError as exc:
+        raise _InputError(str(exc), 1) from None
+    if isinstance(reading, Failure):
+        raise _InputError(f"{source}: {reading.message}", 3)
+    return reading
+
+
+def _print_problems(source: str, problems: Any) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+
+    console = Console(highlight=False, soft_wrap=True)
+    if not problems:
+        console.print(f"{escape(source)}: [green]no problems[/green]")
+    for problem in problems:
+        console.print(f"{escape(source)}: [yellow]{problem.code.value}[/yellow] {escape(problem.message)}")
+
+
+@app.command()
+def check(
+    source: Annotated[str, typer.Argument(metavar="INPUT", help="A .sheet file, '-' for stdin, or a photo.")],
+    *,
+    before: Annotated[
+        str | None, typer.Option("--before", help="The same sheet one season earlier (.sheet or photo).")
+    ] = None,
+    season: SeasonOption = None,
+    edition: EditionOption = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Check a sheet against the rules, every problem at once: shapes, coins, heroes' stars, destroyed
+    spaces, outlines (photos); with --before, what one season may change.
+
+    Exit 0: no problems; 4: problems found; 2: bad option or malformed sheet; 3: unreadable photo.
+    """
+    import json
+
+    from rules import SheetError
+    from rules.season import Season
+
+    try:
+        which = Season.parse(season) if season is not None else None
+    except SheetError as exc:
+        raise _fail(str(exc), 2) from None
+    if edition is not None and edition not in ("base", "heroes"):
+        raise _fail(f"--edition must be base or heroes, not {edition!r}", 2)
+    try:
+        earlier = _load_sheet(before, True, [], None)[0] if before is not None else None
+        result = _check_one(source, earlier, edition, which)
+    except _InputError as exc:
+        raise _fail(str(exc), exc.status) from None
+    if json_out:
+        typer.echo(json.dumps(result.to_json(), ensure_ascii=False))
+    else:
+        _print_problems(source, result.problems)
+    if not result.ok:
+        raise typer.Exit(4)
+
+
+@app.command()
+def game(
+    sources: Annotated[
+        list[str], typer.Argument(metavar="SPRING SUMMER FALL WINTER", help="The sheet after each season.")
+    ],
+    *,
+    cards: CardsOption = None,
+    solo: Annotated[bool, typer.Option("--solo", help="Add the solo rating and title.")] = False,
+    edition: EditionOption = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    allow_doubtful: AllowDoubtfulOption = False,
+) -> None:
+    """Score a whole game from the sheet after each season (photos or .sheet files): each season, the
+    total, and the problems within and between seasons.
+
+    Exit 0: no problems; 4: problems found (the scores are still printed) or a photo too doubtful to
+    score; 2: bad option, not four inputs, malformed sheet; 3: unreadable photo.
+    """
+    import json
+
+    from rules import SheetError
+    from rules.check import check_sheet
+    from rules.season import Season, game_score
+
+    if len(sources) != 4:
+        raise _fail(f"a game needs four sheets (spring, summer, fall, winter), got {len(sources)}", 2)
+    if edition is not None and edition not in ("base", "heroes"):
+        raise _fail(f"--edition must be base or heroes, not {edition!r}", 2)
+    chosen, _ = _parse_cards_and_season(cards, None)
+    sheets = [_read_sheet(src, allow_doubtful, chosen, s)[0] for src, s in zip(sources, Season, strict=True)]
+    try:
+        result = game_score(sheets, chosen)
+    except SheetError as exc:
+        raise _fail(str(exc), 2) from None
+    problems: list[dict[str, Any]] = []
+    seen: set[tuple[str, tuple[Any, ...], str]] = set()
+    for i, (sheet, which) in enumerate(zip(sheets, Season, strict=True)):
+        found = check_sheet(sheet, before=sheets[i - 1] if i else None, edition=edition, season=which)
+        for problem in found.problems:
+            key = (problem.code.value, problem.cells, problem.message)
+            if key not in seen:
+                seen.add(key)
+                problems.append({**problem.to_json(), "season": which.value})
+    out: dict[str, Any] = {
+        "seasons": [s.to_json() for s in result.seasons],
+        "total": result.total,
+        "monster_loss": result.monster_loss,
+        "problems": problems,
+    }
+    if solo:
+        out |= {"solo_rating": result.solo_rating, "title": result.title}
+    if json_out:
+        typer.echo(json.dumps(out, ensure_ascii=False))
+    else:
+        _print_game(out)
+    if problems:
+        raise typer.Exit(4)
+
+
+def _print_game(out: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console(highlight=False, soft_wrap=True)
+    table = Table(title="game", title_justify="left")
+    for name in ("season", "edicts", "coins", "monsters", "total"):
+        table.add_column(name, justify="left" if name in ("season", "edicts") else "right")
+    for s in out["seasons"]:
+        edicts = ", ".join(f"{card} {points}" for card, points in s["edicts"].items())
+        table.add_row(s["name"], edicts, str(s["coins"]), str(s["monsters"]), str(s["total"]))
+    table.add_section()
+    table.add_row("[bold]game[/bold]", "", "", "", f"[bold]{out['total']}[/bold]")
+    console.print(table)
+    if "solo_rating" in out:
+        console.print(f"solo rating {out['solo_rating']}: {escape(str(out['title'] or 'no title'))}")
+    for p in out["problems"]:
+        console.print(f"[yellow]{p['code']}[/yellow] ({p['season']}) {escape(p['message'])}")
+
+
+# --- report / serve (front ends: the HTML report, the web page) -------------------------------------
+
+
+def _reviewed(source: str, chosen: Any, which: Any, fixes: Any) -> dict[str, Any]:
+    """Read one input (photo or .sheet) for a report, doubts kept: the review, the images and what the
+    report shows; raises _InputError."""
+    from front.report import odds_of
+    from front.results import review, uncertain_of
+    from rules import Sheet, SheetError
+    from scanner.nets import ModelError
+
+    photo = canonical = probabilities = None
+    try:
+        if source == "-" or source.lower().endswith(".sheet"):
+            sheet = Sheet.parse(_sheet_text(source))
+            uncertain = uncertain_of(sheet.replace(fixes) if fixes else sheet)
+        else:
+            from scanner.failure import Failure
+            from scanner.load import load_image
+            from scanner.pipeline import read_image
+
+            image = load_image(source)
+            reading = image if isinstance(image, Failure) else read_image(image)
+            if isinstance(reading, Failure):
+                raise _InputError(f"{source}: {reading.message}", 3)
+            photo, canonical, probabilities = image, reading.canonical, reading.probabilities
+            uncertain = reading.uncertain.fix(fixes) if fixes else reading.uncertain
+        return {
+            "review": review(uncertain, chosen, which),
+            "photo": photo,
+            "canonical": canonical,
+            "odds": odds_of(probabilities, uncertain.alternatives),
+        }
+    except SheetError as exc:
+        raise _InputError(f"{source}: {exc}", 2) from None
+    except ModelError as exc:
+        raise _InputError(str(exc), 1) from None
+
+
+def _write_report(source: str, out: Path, png: Path | None, chosen: Any, which: Any, fixes: Any) -> Any:
+    """Write one input's HTML report (and annotated PNG); returns its review; raises _InputError."""
+    import cv2
+
+    from front.overlay import draw_sheet
+    from front.report import report_html
+
+    got = _reviewed(source, chosen, which, fixes)
+    review = got["review"]
+    page = report_html(review, chosen, which, title=Path(source).name, photo=got["photo"],
+                       canonical=got["canonical"], odds=got["odds"], problems=_problems(review))
+    try:
+        out.write_text(page, encoding="utf-8")
+        if png is not None:
+            if got["canonical"] is None:
+                raise _InputError(f"{source}: --png needs a photo (a .sheet file has no image)", 2)
+            drawn = draw_sheet(got["canonical"], review.uncertain.sheet, review.uncertain.alternatives)
+            if not cv2.imwrite(str(png), drawn):
+                raise OSError(f"cannot write {png}")
+    except OSError as exc:
+        raise _InputError(f"cannot write the report: {exc}", 2) from None
+    return review
+
+
+def _problems(review: Any) -> list[dict[str, Any]]:
+    """The problems a report lists: the shown sheet's own (``check``'s when it exists)."""
+    from rules import cell_label
+
+    sheet = review.uncertain.guess
+    return [
+        {"code": p.code, "cells": [cell_label(c) for c in p.cells], "message": p.message}
+        for p in sheet.problems()
+    ]
+
+
+@app.command()
+def report(
+    source: Annotated[str, typer.Argument(metavar="INPUT", help="A photo or a .sheet file.")],
+    *,
+    cards: CardsOption = None,
+    season: SeasonOption = None,
+    out: Annotated[Path, typer.Option("-o", "--out", help="The HTML file to write.")],
+    png: Annotated[Path | None, typer.Option(help="Also write the annotated sheet as a PNG.")] = None,
+    fix: FixOption = None,
+) -> None:
+    """Write one self-contained HTML report: the photo, the sheet as read with its doubts, each card's
+    points with the cells that earned them (hover or tap), coins, monsters, problems.
+
+    Doubts are shown rather than refused: a sheet that needs a look is reported with its most likely
+    figures marked provisional (exit 0, with a note). Exit 2: bad option or unwritable file; 3:
+    unreadable photo or no sheet in it.
+    """
+    chosen, which = _parse_cards_and_season(cards, season)
+    fixes = _parse_fixes(fix)
+    try:
+        review = _write_report(source, out, png, chosen, which, fixes)
+    except _InputError as exc:
+        raise _fail(str(exc), exc.status) from None
+    from rich.console import Console
+    from rich.markup import escape
+
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    if review.provisional:
+        err.print(f"[yellow]note:[/yellow] {escape(source)}: {escape(review.verdict.message())}; "
+                  "the report shows the most likely reading")
+    typer.echo(f"wrote {out}" + (f" and {png}" if png else ""))
+
+
+@app.command()
+def serve(
+    *,
+    host: Annotated[str, typer.Option(help="Address to listen on; 0.0.0.0 opens it to the local network.")]
+    = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port.")] = 8000,
+) -> None:
+    """Serve the page for a phone's or a laptop's browser: take or upload a photo, pick the cards, fix
+    the unsure cells, download the .sheet. The API (POST /api/scan, POST /api/score) serves scripts too.
+
+    It listens on 127.0.0.1 (this computer only); --host 0.0.0.0 lets phones on the same network open
+    http://<this computer's address>:PORT. Needs the 'web' extra: pip install "cartoscan[web]".
+    """
+    try:
+        import uvicorn
+
+        from front.web import create_app
+    except ImportError:
+        raise _fail('serve needs the web extra: pip install "cartoscan[web]"', 2) from None
+    typer.echo(f"cartoscan: open http://{'localhost' if host in ('127.0.0.1', 'localhost') else host}:{port}/"
+               + ("  (this computer only; --host 0.0.0.0 to open it to the local network)"
+                  if host in ("127.0.0.1", "localhost") else ""))
+    try:
+        uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    except OSError as exc:
+        raise _fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}", 2) from None
 
 
 # --- synth (synthetic photos with truth) -------------------------------------------------------------
