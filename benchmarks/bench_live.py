@@ -30,9 +30,11 @@ import cv2
 import numpy as np
 
 from front.live import Session, draw
+from front.vote import cast, tally
 from models.synth.style import FAMILIES
 from models.synth.video import make_video, write_video
 from rules import Sheet
+from scanner.constants import STEADY_FRAMES
 from scanner.failure import Failure
 from scanner.pipeline import Reading
 from scanner.track import follow, start_track
@@ -105,6 +107,19 @@ def speed(frames: int) -> None:
           f"{1.0 / statistics.mean(cpu):6.1f} frames/s, median {ms(cpu):.1f} ms; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"decoding one MJPG 720p frame: median {ms(t_decode):.1f} ms")
+    # one reading of a steady frame: read_image with the followed corners, looks, hands, the tally
+    held = [i for i in range(len(video)) if not video.moving[max(0, i - 5) : i + 1].any()][:5]
+    r_cpu, r_wall = [], []
+    for i in held:
+        c0, t0 = time.process_time(), time.perf_counter()
+        ballot = cast(images[i], video.corners[i], index=i)
+        if not isinstance(ballot, Failure):
+            tally([*session.ballots, ballot])
+        r_cpu.append(time.process_time() - c0)
+        r_wall.append(time.perf_counter() - t0)
+    print(f"one reading of a steady frame (read, looks, hand, tally): median {ms(r_cpu):.0f} ms CPU, "
+          f"{ms(r_wall):.0f} ms wall; the first comes {STEADY_FRAMES} frames after the sheet stops "
+          f"({STEADY_FRAMES / 30:.2f} s at 30 fps) plus that")
 
 
 def vote_gain(videos: int, frames: int) -> None:
