@@ -267,7 +267,11 @@ class Session:
 
         assert self.track is not None
         snapped = locate_from_corners(frame, self.track.corners)
-        started = start_track(grey, snapped.corners) if not isinstance(snapped, Failure) else snapped
+        if isinstance(snapped, Failure):
+            started: Track | Failure = snapped
+        else:  # keep the followed A1: the ballots so far are in its order
+            found = np.asarray(snapped.corners, dtype=np.float64)
+            started = start_track(grey, np.roll(found, -_rotation(found, self.track.corners), axis=0))
         if isinstance(started, Failure):
             self._lose(events, "the followed grid drifted off the print")
         else:
