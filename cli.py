@@ -2,14 +2,106 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 app = typer.Typer(
-    no_args_is_help=True, add_completion=False, help="Score photos of Cartographers map sheets."
+    no_args_is_help=True,
+    add_completion=False,
+    help="Score photos of Cartographers map sheets.",
+    context_settings={"help_option_names": ["-h", "--help"]},
+    rich_markup_mode="markdown",  # docstring paragraphs reflow to the terminal's width
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("cartoscan")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            number = "unknown"
+        typer.echo(f"cartoscan {number}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    *,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_print_version, is_eager=True, metavar="", help="Print the version, exit."
+        ),
+    ] = False,
+) -> None:
+    """Score photos of Cartographers map sheets."""
+
+
+# --- messages and output files: every line of user text and every file written goes through here ----
+
+_MESSAGE_LIMIT = 2000  # characters of one message line; a hostile name can be longer
+
+
+def _one_line(text: str) -> str:
+    """User text safe for one terminal line: newlines and other control characters shown as escapes."""
+    if len(text) > _MESSAGE_LIMIT:
+        text = text[: _MESSAGE_LIMIT - 3] + "..."
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def _say(label: str, style: str, message: str) -> None:
+    """One line on stderr: a coloured label, then `message` as plain text (never read as rich markup)."""
+    from rich.console import Console
+    from rich.text import Text
+
+    line = Text.assemble((f"{label}:", style), " ", _one_line(message))
+    Console(stderr=True, highlight=False, soft_wrap=True).print(line)
+
+
+def _fail(message: str, code: int) -> typer.Exit:
+    """Print the one error line and return the exit to raise (``raise _fail(...)``)."""
+    _say("error", "red", message)
+    return typer.Exit(code)
+
+
+def _check_output_file(path: Path, option: str) -> None:
+    """Refuse, before any work, an output file that cannot be written as a new file (exit 2)."""
+    import os
+
+    if path.is_symlink():
+        raise _fail(f"{option} {path}: a symbolic link; refusing to write through it", 2)
+    if path.is_dir():
+        raise _fail(f"{option} {path}: a folder, not a file", 2)
+    folder = path.parent
+    if not folder.is_dir():
+        raise _fail(f"{option} {path}: no such folder {folder}", 2)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise _fail(f"{option} {path}: cannot write in {folder}", 2)
+
+
+def _output_dir(path: Path, option: str) -> Path:
+    """Make sure `path` is a writable folder (created if missing), before any work (exit 2)."""
+    import os
+
+    if path.is_symlink():
+        raise _fail(f"{option} {path}: a symbolic link; refusing to write through it", 2)
+    if path.exists() and not path.is_dir():
+        raise _fail(f"{option} {path}: exists and is not a folder", 2)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise _fail(f"{option} {path}: cannot create the folder ({why})", 2) from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise _fail(f"{option} {path}: cannot write in the folder", 2)
+    return path
 
 
 # --- scan (photo -> sheet reading) ------------------------------------------------------------------
@@ -31,39 +123,50 @@ _TERRAIN_STYLE = {
 # Options that `score` and `batch` share, declared once.
 CardsOption = Annotated[
     str | None,
-    typer.Option("--cards", help="Scoring cards by id or name, comma-separated (edicts A-D, in order)."),
+    typer.Option(
+        "--cards", metavar="ID,...", help="Scoring cards by id or name, comma-separated (edicts A-D)."
+    ),
 ]
-SeasonOption = Annotated[str | None, typer.Option(help="Score one season: spring, summer, fall or winter.")]
+SeasonOption = Annotated[
+    str | None, typer.Option(metavar="[spring|summer|fall|winter]", help="Score one season (its two edicts).")
+]
+FixOption = Annotated[
+    str | None,
+    typer.Option("--fix", help="Settle cells by hand: CELL=SYMBOL,... e.g. B7=W,C3=. (. F V P W M H X)."),
+]
 AllowDoubtfulOption = Annotated[
-    bool, typer.Option("--allow-doubtful", help="Photos: score the most likely reading of unsure cells.")
+    bool,
+    typer.Option("--allow-doubtful", metavar="", help="Photos: score the likeliest reading of unsure cells."),
 ]
-
-
-def _fail(message: str, code: int) -> typer.Exit:
-    from rich.console import Console
-
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"[red]error:[/red] {message}", markup=True)
-    return typer.Exit(code)
 
 
 @app.command()
 def scan(
     photo: Annotated[Path, typer.Argument(help="Photo (or scan) of a filled-in map sheet.")],
     *,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the reading as one JSON object.")] = False,
+    json_out: Annotated[
+        bool, typer.Option("--json", metavar="", help="Print the reading as one JSON object.")
+    ] = False,
     corners: Annotated[
-        str | None, typer.Option(help="Grid corners A1,A11,K11,K1 in photo px: x1,y1,...,x4,y4.")
+        str | None,
+        typer.Option(metavar="X1,Y1,...,X4,Y4", help="Grid corners A1, A11, K11, K1 in photo px."),
     ] = None,
-    side: Annotated[str | None, typer.Option(help="Printed side A-D (default: detected).")] = None,
-    debug: Annotated[Path | None, typer.Option(help="Write intermediate images into this directory.")] = None,
+    side: Annotated[
+        str | None, typer.Option(metavar="[A|B|C|D]", help="Printed side (default: detected).")
+    ] = None,
+    debug: Annotated[
+        Path | None, typer.Option(metavar="DIR", help="Write intermediate images into this folder.")
+    ] = None,
 ) -> None:
     """Read a photo into sheet notation (cells read without confidence are '?', and listed).
 
     Without --json the output is a .sheet file you can edit and score. Exit 3: unreadable photo or no
-    sheet found; 2: bad option; 1: the model files do not match their manifest.
+    sheet found; 2: bad option or an unwritable --debug folder; 1: the model files do not match their
+    manifest.
     """
     import json
 
+    from rules.grid import PRINTED_SIDES
     from scanner.debug import png_writer
     from scanner.failure import Failure
     from scanner.nets import ModelError
@@ -73,8 +176,10 @@ def scan(
         given = parse_corners(corners) if corners is not None else None
     except ValueError as exc:
         raise _fail(str(exc), 2) from None
-    if side is not None and side.upper() not in ("A", "B", "C", "D"):
+    if side is not None and side.upper() not in PRINTED_SIDES:
         raise _fail(f"--side must be A, B, C or D, not {side!r}", 2)
+    if debug is not None:
+        _output_dir(debug, "--debug")
     try:
         result = read_photo(
             photo,
@@ -87,7 +192,7 @@ def scan(
     if isinstance(result, Failure):
         raise _fail(f"{photo}: {result.message}", 3)
     if json_out:
-        typer.echo(json.dumps(result.to_json()))
+        typer.echo(json.dumps(result.to_json(), ensure_ascii=False))
         return
     _print_reading(photo, result)
 
@@ -100,7 +205,8 @@ def _print_reading(photo: Path, reading: Any) -> None:
     lines = reading.sheet.to_text().splitlines()
     head, grid = lines[:-11], lines[-11:]
     console.print(
-        f"# {photo.name}: orientation {reading.orientation}, {len(reading.doubtful)} doubtful cell(s)",
+        f"# {_one_line(photo.name)}: orientation {reading.orientation}, "
+        f"{len(reading.doubtful)} doubtful cell(s)",
         markup=False,
     )
     for doubt in reading.doubts:
@@ -129,78 +235,196 @@ class _InputError(Exception):
         self.status = status
 
 
-def _load_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> tuple[Any, Any]:
-    """A rules.Sheet from a .sheet file, '-' (stdin) or a photo, with the photo's unsure cells that
-    cannot change the score of the `chosen` cards in season `which` (empty if none); raises _InputError."""
-    import sys
+def _load_sheet(
+    source: str,
+    allow_doubtful: bool,
+    chosen: Any,
+    which: Any,
+    fixes: Any = None,
+    ask: Any = None,
+) -> tuple[Any, Any]:
+    """A rules.Sheet from a .sheet file, '-' (stdin) or a photo, with the photo's
+    :class:`rules.policy.Verdict` (None for a sheet file); raises _InputError.
+
+    ``fixes`` ({cell: terrain}) settle cells by hand; ``ask(reading, uncertain, cards, season)`` may
+    settle more (``--review``) and returns the uncertain sheet to decide on."""
+    import shlex
 
     from rules import Sheet, SheetError
 
     if source == "-" or source.lower().endswith(".sheet"):
         try:
-            text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            why = "no such file" if isinstance(exc, FileNotFoundError) else exc.__class__.__name__
-            raise _InputError(f"{source}: cannot read the sheet file ({why})", 2) from None
-        try:
-            return Sheet.parse(text), ()
+            sheet = Sheet.parse(_sheet_text(source))
+            return (sheet.replace(fixes) if fixes else sheet), None
         except SheetError as exc:
             raise _InputError(f"{source}: {exc}", 2) from None
+    from rules.policy import decide
+    from scanner.failure import Failure
     from scanner.nets import ModelError
-    from scanner.pipeline import PhotoError, photo_sheet
+    from scanner.pipeline import read_photo
 
     try:
-        found = photo_sheet(source, chosen, which, allow_doubtful=allow_doubtful)
-        return found.sheet, found.settled
-    except PhotoError as exc:
-        raise _InputError(str(exc), 3) from None
+        reading = read_photo(source)
+        if isinstance(reading, Failure):
+            raise _InputError(f"{source}: {reading.message}", 3)
+        uncertain = reading.uncertain.fix(fixes) if fixes else reading.uncertain
+        if ask is not None:
+            uncertain = ask(reading, uncertain, chosen, which)
+        verdict = decide(uncertain, chosen, which, allow_doubtful=allow_doubtful)
     except SheetError as exc:  # the cards do not fit the season (checked while weighing unsure cells)
         raise _InputError(f"{source}: {exc}", 2) from None
     except ModelError as exc:  # the model files are checked against their manifest on load
         raise _InputError(str(exc), 1) from None
+    if not verdict:
+        quoted = shlex.quote(source)
+        fix = (
+            f"fix them with --fix CELL=SYMBOL,... or --review, or run 'cartoscan scan {quoted} > map.sheet', "
+            "fix the '?' cells and score map.sheet"
+            if verdict.doubtful
+            else f"check with 'cartoscan scan {quoted}'"
+        )
+        raise _InputError(
+            f"{source}: {verdict.stake}; {fix}, or pass --allow-doubtful to score the most likely reading", 4
+        )
+    return verdict.sheet, verdict
 
 
-def _read_sheet(source: str, allow_doubtful: bool, chosen: Any, which: Any) -> tuple[Any, Any]:
+def _sheet_text(source: str) -> str:
+    """The text of a .sheet file or of stdin ('-'), read no further than a sheet can be long; raises
+    _InputError (exit 2) for a file that cannot be read, is too long or is not UTF-8."""
+    import sys
+
+    from rules.sheet import MAX_TEXT
+    from scanner.failure import Failure
+    from scanner.files import read_file
+
+    limit = 4 * MAX_TEXT + 3  # bytes: four per character at most in UTF-8, and a byte-order mark
+    if source == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        data = stream.read(limit + 1) if stream is not None else sys.stdin.read(MAX_TEXT + 1).encode()
+    else:
+        got = read_file(source, max_bytes=limit)
+        if isinstance(got, Failure):
+            why = "too long for a sheet file" if got.reason == "too_large" else "cannot read the sheet file"
+            raise _InputError(f"{source}: {why} ({got.message})", 2)
+        data = got
+    if len(data) > limit:
+        raise _InputError(f"{source}: more than {limit} bytes, too long for a sheet file", 2)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise _InputError(f"{source}: not a UTF-8 text file", 2) from None
+
+
+def _read_sheet(
+    source: str, allow_doubtful: bool, chosen: Any, which: Any, fixes: Any = None, ask: Any = None
+) -> tuple[Any, Any]:
     """:func:`_load_sheet`, turning a failure into the CLI's one red line and exit status."""
     try:
-        return _load_sheet(source, allow_doubtful, chosen, which)
+        return _load_sheet(source, allow_doubtful, chosen, which, fixes, ask)
     except _InputError as exc:
         raise _fail(str(exc), exc.status) from None
 
 
-def _score_json(sheet: Any, chosen: Any, which: Any, settled: Any = ()) -> dict[str, Any]:
-    """The CONTRACT score object for one sheet (raises rules.SheetError for '?' cells); `settled`, a
-    photo's unsure cells that cannot change the score, adds ``"doubtful"``."""
-    from rules.season import score_cards, score_season
-
-    out: dict[str, Any] = {"side": sheet.side, **score_cards(sheet, chosen).to_json()}
-    if which is not None:
-        season_result = score_season(sheet, chosen, which)
-        out["season"] = season_result.to_json()
-        out["total"] = season_result.total
-    if settled:
-        out["doubtful"] = {"cells": list(settled), "certain": True}
-    return out
-
-
-def _settled_note(settled: Any, where: str = "") -> str:
-    """The stderr note (rich markup) for a photo scored although some cells are unsure."""
-    cells = ", ".join(settled)
-    return f"[yellow]note:[/yellow] {where}{len(settled)} unsure cell(s) ({cells}) cannot change this score"
+def _verdict_note(verdict: Any) -> str | None:
+    """The note for a photo scored although something is unsure (plain text), or None."""
+    if verdict is None or not verdict.message():
+        return None
+    return str(verdict.message())
 
 
 def _parse_cards_and_season(cards: str | None, season: str | None) -> tuple[Any, Any]:
     """The chosen cards and season from the options; raises typer.Exit(2) with one line."""
     from rules import SheetError
     from rules.cards import parse_card_list
-    from rules.season import Season
+    from rules.season import Season, score_cards, score_season
+    from rules.sheet import Sheet
 
     if cards is None:
         raise _fail("give the scoring cards with --cards ID[,ID...] (see 'cartoscan cards')", 2)
     try:
-        return parse_card_list(cards), Season.parse(season) if season is not None else None
+        chosen, which = parse_card_list(cards), Season.parse(season) if season is not None else None
+        # the cards checked together once, up front (a card twice, not four with a season), not
+        # after a batch has read every photo
+        blank = Sheet.blank("A")
+        score_cards(blank, chosen)
+        if which is not None:
+            score_season(blank, chosen, which)
     except SheetError as exc:
         raise _fail(str(exc), 2) from None
+    return chosen, which
+
+
+def _parse_fixes(fix: str | None) -> Any:
+    """--fix as {cell: terrain}; raises typer.Exit(2) with one line."""
+    if fix is None:
+        return None
+    from front.results import parse_fixes
+    from rules import SheetError
+
+    try:
+        return parse_fixes(fix)
+    except SheetError as exc:
+        raise _fail(f"--fix: {exc}", 2) from None
+
+
+def _interactive() -> bool:
+    import sys
+
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _review_prompt(reading: Any, uncertain: Any, chosen: Any, which: Any) -> Any:
+    """--review: while the policy refuses, ask what the first unsure cell holds and offer the cells
+    drawn like it (the reader's look-alike groups) in one go; Enter takes the likeliest, q stops."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    from front.results import alike
+    from rules import SheetError, Terrain, cell_label
+    from rules.policy import decide
+    from scanner.constants import TERRAIN_SYMBOLS
+
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    while uncertain.alternatives:
+        verdict = decide(uncertain, chosen, which)
+        if verdict or uncertain.doubts:  # settled, or a whole-sheet doubt no cell can answer
+            break
+        console.print(f"[yellow]{escape(verdict.stake)}[/yellow]")
+        cell = min(uncertain.alternatives)
+        options = uncertain.alternatives[cell]
+        odds = reading.probabilities[cell] if reading.probabilities is not None else None
+        listed = "  ".join(
+            f"[bold]{i}[/bold] {Terrain(t).name.lower()}"
+            + (f" {odds[TERRAIN_SYMBOLS.index(str(t))]:.0%}" if odds is not None else "")
+            for i, t in enumerate(options, 1)
+        )
+        console.print(f"{cell_label(cell)}: {listed}  (or a symbol . F V P W M H X; Enter = 1, q = stop)")
+        try:
+            answer = input("> ").strip()
+        except EOFError:
+            break
+        if answer.lower() == "q":
+            break
+        if answer.isdigit() and 0 < int(answer) <= len(options):
+            chosen_terrain = options[int(answer) - 1]
+        else:
+            chosen_terrain = answer.upper() if answer else options[0]
+        fixes = {cell: chosen_terrain}
+        peers = alike(reading.groups, cell, list(uncertain.alternatives))
+        if peers:
+            names = " ".join(cell_label(p) for p in peers)
+            console.print(f"drawn alike and unsure too: {names}; the same for them? [Y/n]")
+            try:
+                if input("> ").strip().lower() in ("", "y", "yes"):
+                    fixes |= dict.fromkeys(peers, chosen_terrain)
+            except EOFError:
+                break
+        try:
+            uncertain = uncertain.fix(fixes)
+        except (SheetError, ValueError) as exc:
+            console.print(f"[red]{escape(str(exc))}[/red]")
+    return uncertain
 
 
 @app.command()
@@ -209,27 +433,41 @@ def score(
     *,
     cards: CardsOption = None,
     season: SeasonOption = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.", metavar="")] = False,
     allow_doubtful: AllowDoubtfulOption = False,
+    fix: FixOption = None,
+    review: Annotated[
+        bool,
+        typer.Option("--review", help="Photos: ask what the unsure cells hold, group by look-alike group."),
+    ] = False,
 ) -> None:
     """Score a sheet: each card, coins, monsters; with --season the season's two edicts and total.
 
-    Exit 2: bad option, unknown card, malformed sheet; 3: unreadable photo or no sheet in it.
+    --fix B7=W,C3=. settles cells by hand (a photo's unsure cells or a sheet's '?'); --review asks
+    for the unsure cells that could change the score, offering the cells drawn alike in one go.
+
+    Exit 2: bad option, unknown card, malformed sheet; 3: unreadable photo or no sheet in it; 4: the
+    photo was read but a person must look (unsure cells that could change the score, the side, the A1
+    corner or the coin track in doubt).
     """
     import json
 
+    from front.results import score_json
     from rules import SheetError
     from rules.season import score_cards, score_season
 
     chosen, which = _parse_cards_and_season(cards, season)
-    sheet, settled = _read_sheet(source, allow_doubtful, chosen, which)
-    if settled:
-        from rich.console import Console
-
-        Console(stderr=True, highlight=False, soft_wrap=True).print(_settled_note(settled))
+    fixes = _parse_fixes(fix)
+    if review and not _interactive():
+        raise _fail("--review asks questions: it needs a terminal on stdin and stdout", 2)
+    ask = _review_prompt if review else None
+    sheet, verdict = _read_sheet(source, allow_doubtful, chosen, which, fixes, ask)
+    note = _verdict_note(verdict)
+    if note:
+        _say("note", "yellow", note)
     try:
         if json_out:
-            typer.echo(json.dumps(_score_json(sheet, chosen, which, settled), ensure_ascii=False))
+            typer.echo(json.dumps(score_json(sheet, chosen, which, verdict), ensure_ascii=False))
             return
         result = score_cards(sheet, chosen)
         season_result = score_season(sheet, chosen, which) if which is not None else None
@@ -241,40 +479,47 @@ def score(
 def _print_score(source: str, result: Any, season_result: Any) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
+
+    from front.results import sheet_warnings
+    from rules.season import EDICT_LETTERS
 
     console = Console(highlight=False)
-    err = Console(stderr=True, highlight=False)
     sheet = result.sheet
-    for problem in sheet.problems():
-        err.print(f"[yellow]warning:[/yellow] {problem}")
-    if sheet.printed.is_low_confidence:
-        err.print(f"[yellow]note:[/yellow] side {sheet.side} positions are not confirmed on a real sheet")
+    for warning in sheet_warnings(sheet):
+        _say("warning", "yellow", warning)
     scored = {letter: card.id for letter, (card, _) in season_result.edicts.items()} if season_result else {}
-    title = f"{source}: side {sheet.side}" + (f", {season_result.season.value}" if season_result else "")
-    table = Table(title=title, title_justify="left")
+    title = f"{_one_line(source)}: side {sheet.side}" + (
+        f", {season_result.season.value}" if season_result else ""
+    )
+    table = Table(title=Text(title), title_justify="left")
     if season_result:
         table.add_column("edict")
     table.add_column("card")
     table.add_column("points", justify="right")
     table.add_column("why")
+    # cells are Text, never markup strings: names and details are data, and may hold '['
     for i, card in enumerate(result.cards):
         sc = result.scores[card.id]
-        why = sc.detail + (f" [bold]choice:[/bold] {sc.choice}" if sc.choice else "")
-        row = [card.name, str(sc.points), why]
+        why = Text(sc.detail)
+        if sc.choice:
+            why.append(" choice:", "bold").append(f" {sc.choice}")
+        row = [Text(card.name), Text(str(sc.points)), why]
         if season_result:
-            letter = "ABCD"[i]
-            counted = scored.get(letter) == card.id
-            row = [letter, *row]
-            if not counted:
-                row = [f"[dim]{cell}[/dim]" for cell in row[:3]] + ["[dim](not scored this season)[/dim]"]
+            letter = EDICT_LETTERS[i]
+            row = [Text(letter), *row]
+            if scored.get(letter) != card.id:
+                row = [*row[:3], Text("(not scored this season)")]
+                for cell in row:
+                    cell.stylize("dim")
         table.add_row(*row)
     table.add_section()
     pad = [""] if season_result else []
     table.add_row(*pad, "coins", str(result.coins), f"{sheet.coins} unspent coin(s)")
-    monsters = " ".join(sorted(_labels(result.monster_cells)))
+    monsters = " ".join(_labels(result.monster_cells))  # in cell order (A2 before A10), not text order
     table.add_row(*pad, "monsters", str(result.monsters), f"empty spaces next to monsters: {monsters or '-'}")
     total = season_result.total if season_result else result.total
-    table.add_row(*pad, "[bold]total[/bold]", f"[bold]{total}[/bold]", "")
+    table.add_row(*pad, Text("total", "bold"), Text(str(total), "bold"), "")
     console.print(table)
 
 
@@ -286,7 +531,7 @@ def _labels(cells: Any) -> list[str]:
 
 @app.command("cards")
 def list_cards(
-    *, json_out: Annotated[bool, typer.Option("--json", help="Print one JSON array.")] = False
+    *, json_out: Annotated[bool, typer.Option("--json", help="Print one JSON array.", metavar="")] = False
 ) -> None:
     """List the 32 scoring cards: id, names, card back, solo value."""
     import json
@@ -310,8 +555,10 @@ def list_cards(
         typer.echo(json.dumps(rows, ensure_ascii=False))
         return
     table = Table(title="Scoring cards (names in any listed language work for --cards)", title_justify="left")
-    for name in ("id", "English", "Deutsch", "Polski", "Русский", "back", "solo", "game"):
-        table.add_column(name, justify="right" if name == "solo" else "left")
+    widest = max(len(row["id"]) for row in rows)
+    table.add_column("id", no_wrap=True, min_width=widest)  # the id is what --cards takes: never cut
+    for name in ("English", "Deutsch", "Polski", "Русский", "back", "solo", "game"):
+        table.add_column(name, justify="right" if name == "solo" else "left", overflow="fold")
     for row in rows:
         names = row["names"]
         table.add_row(
@@ -329,18 +576,191 @@ def list_cards(
 
 # --- batch (a tournament folder) ----------------------------------------------------------------------
 
-_BATCH_SUFFIXES = (".sheet", ".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic")
+_SHEET_SUFFIX = ".sheet"
 
 
-def _batch_inputs(paths: list[Path]) -> list[Path]:
-    """Files as given, folders expanded to their photos and .sheet files (sorted, not recursive)."""
-    out: list[Path] = []
+def _batch_inputs(
+    paths: list[Path], recursive: bool, outputs: tuple[Path, ...] = ()
+) -> list[tuple[str, str]]:
+    """Every input as ``(path, why_not)``: files as given, folders expanded to every entry they hold
+    (sorted; subfolders with `recursive`). Nothing is skipped silently: an entry that cannot be an
+    input (a subfolder without `recursive`) comes back with the reason, to be reported as a failed row.
+    Anything else that is not a .sheet file is tried as a photo, so that a `.gif`, a file without an
+    extension or a dangling link gets its own error line. The batch's own `outputs` (the CSV file, the
+    review folder) are not inputs."""
+    out: list[tuple[str, str]] = []
+    own = {p.resolve() for p in outputs}
+
+    def walk(folder: Path, seen: set[tuple[int, int]]) -> None:
+        try:
+            info = folder.stat()
+            entries = sorted(folder.iterdir(), key=lambda p: p.name)
+        except OSError as exc:
+            out.append((str(folder), f"cannot list the folder ({exc.strerror or type(exc).__name__})"))
+            return
+        if (info.st_dev, info.st_ino) in seen:  # a link back up the tree
+            out.append((str(folder), "a folder already read (a link loop)"))
+            return
+        seen = seen | {(info.st_dev, info.st_ino)}
+        for entry in entries:
+            if entry.resolve() in own:
+                continue
+            if entry.is_dir():
+                if recursive:
+                    walk(entry, seen)
+                else:
+                    out.append((str(entry), "a folder; pass --recursive to read folders inside folders"))
+            else:
+                out.append((str(entry), ""))
+
     for path in paths:
         if path.is_dir():
-            out += sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in _BATCH_SUFFIXES)
+            walk(path, set())
         else:
-            out.append(path)
+            out.append((str(path), ""))
     return out
+
+
+def _batch_row(
+    source: str, why_not: str, card_ids: tuple[str, ...], season: str | None, allow_doubtful: bool
+) -> tuple[dict[str, Any], str | None]:
+    """One batch input scored: its JSON row (``ok``, ``status`` always) and the note to print, if any.
+
+    A module-level function of plain arguments, so that a worker process can run it (``--jobs``)."""
+    from front.results import score_json
+    from rules import SheetError
+    from rules.cards import find_card
+    from rules.season import Season
+
+    chosen = [find_card(card_id) for card_id in card_ids]
+    which = Season.parse(season) if season is not None else None
+    row: dict[str, Any] = {"input": source}
+    if why_not:
+        return row | {"ok": False, "status": 2, "error": f"{source}: {why_not}"}, None
+    try:
+        sheet, verdict = _load_sheet(source, allow_doubtful, chosen, which)
+        row |= {"ok": True, "status": 0, **score_json(sheet, chosen, which, verdict)}
+        note = _verdict_note(verdict)
+        return row, f"{source}: {note}" if note else None
+    except _InputError as exc:
+        return row | {"ok": False, "status": exc.status, "error": str(exc)}, None
+    except SheetError as exc:
+        return row | {"ok": False, "status": 2, "error": f"{source}: {exc}"}, None
+    except (MemoryError, RecursionError, ArithmeticError, ValueError, OSError, RuntimeError) as exc:
+        # a library fault on one strange input must not cost the rest of the batch its results
+        error = f"{source}: cannot be read ({type(exc).__name__})"
+        return row | {"ok": False, "status": 3, "error": error}, None
+
+
+def _batch_worker_start() -> None:
+    """A --jobs worker: one thread per library, the models loaded once for all its inputs."""
+    import contextlib
+
+    import cv2
+
+    from scanner.nets import ModelError, default_models
+
+    cv2.setNumThreads(1)
+    with contextlib.suppress(ModelError):  # every photo row then reports it (exit 1)
+        default_models()
+
+
+def _batch_rows(
+    items: list[tuple[str, str]],
+    card_ids: tuple[str, ...],
+    season: str | None,
+    allow_doubtful: bool,
+    jobs: int,
+) -> Iterator[tuple[dict[str, Any], str | None]]:
+    """The rows of `items` in input order, computed here (``jobs == 1``) or by `jobs` worker processes."""
+    if jobs <= 1 or len(items) <= 1:
+        for source, why_not in items:
+            yield _batch_row(source, why_not, card_ids, season, allow_doubtful)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # forkserver/spawn, not fork: the parent may hold onnxruntime's and OpenCV's threads
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_batch_worker_start) as pool:
+        futures = [
+            pool.submit(_batch_row, source, why_not, card_ids, season, allow_doubtful)
+            for source, why_not in items
+        ]
+        try:
+            for future in futures:
+                yield future.result()
+        finally:
+            for future in futures:
+                future.cancel()
+
+
+class _CsvOut:
+    """The --csv file, written as the batch goes: created whole (header) through a rename, so a link
+    planted at the name is replaced and an older file never survives; then one flushed row per input,
+    so an interrupted batch leaves every finished row."""
+
+    def __init__(self, path: Path, header: list[str]) -> None:
+        import csv
+        import os
+
+        from scanner.files import write_atomic
+
+        write_atomic(path, b"")
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0))
+        self._handle = os.fdopen(fd, "w", newline="", encoding="utf-8")
+        self._writer = csv.writer(self._handle)
+        self.row(header)
+
+    def row(self, values: list[Any]) -> None:
+        self._writer.writerow(values)
+        self._handle.flush()
+
+    def close(self) -> None:
+        self._handle.close()
+
+
+def _csv_header(card_ids: list[str], season: bool) -> list[str]:
+    tail = ["season", "season_total"] if season else []
+    return ["input", "ok", "status", "side", *card_ids, "coins", "monsters", "total", *tail,
+            "doubtful_cells", "doubt", "warnings", "error"]
+
+
+def _csv_values(row: dict[str, Any], card_ids: list[str], season: bool) -> list[Any]:
+    """A batch row as CSV cells: ``total`` is always the cards' sum plus coins and monsters;
+    ``season_total`` the season's (its two edicts, coins, monsters)."""
+    blank_tail = ["", ""] if season else []
+    if not row["ok"]:
+        return [row["input"], False, row["status"], "", *[""] * len(card_ids), "", "", "", *blank_tail,
+                "", "", "", row["error"]]
+    points = [row["cards"][card_id] for card_id in card_ids]
+    total = sum(points) + row["coins"] + row["monsters"]
+    tail = [row["season"]["name"], row["season"]["total"]] if season else []
+    doubtful = row.get("doubtful") or {}
+    doubt = "" if not doubtful else "certain" if doubtful.get("certain") else "allowed"
+    return [row["input"], True, 0, row["side"], *points, row["coins"], row["monsters"], total, *tail,
+            " ".join(doubtful.get("cells", [])), doubt, "; ".join(row.get("warnings", [])), ""]
+
+
+def _copy_for_review(source: str, folder: Path, taken: set[str]) -> None:
+    """Copy an input a person must look at into the --review-dir folder (a new name if it is taken)."""
+    from scanner.failure import Failure
+    from scanner.files import read_file, write_atomic
+
+    if source == "-":
+        return
+    data = read_file(source)
+    if isinstance(data, Failure):  # missing, a pipe, too big: its row says so
+        return
+    name = Path(source).name
+    stem, suffix = Path(name).stem, Path(name).suffix
+    n = 1
+    while name in taken:
+        n += 1
+        name = f"{stem}_{n}{suffix}"
+    taken.add(name)
+    write_atomic(folder / name, data)
 
 
 @app.command()
@@ -349,61 +769,208 @@ def batch(
     *,
     cards: CardsOption = None,
     season: SeasonOption = None,
-    csv: Annotated[Path | None, typer.Option(help="Also write one CSV row per input to this file.")] = None,
+    csv: Annotated[
+        Path | None, typer.Option(metavar="FILE", help="Also write one CSV row per input to this file.")
+    ] = None,
     allow_doubtful: AllowDoubtfulOption = False,
+    recursive: Annotated[
+        bool, typer.Option("--recursive", "-r", help="Read folders inside folders too.", metavar="")
+    ] = False,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=0, metavar="N", help="Worker processes (0: one per core).")
+    ] = 1,
+    review_dir: Annotated[
+        Path | None,
+        typer.Option(metavar="DIR", help="Copy every input that could not be scored into this folder."),
+    ] = None,
 ) -> None:
-    """Score many sheets: one JSON line per input on stdout, failures included (the batch goes on).
+    """Score many sheets: one JSON line per input on stdout, in input order, failures included.
 
-    Each line is the `score --json` object plus "input" and "ok"; a failed input has "ok": false,
-    "status" (the exit status `score` would give) and "error". Exit 0 when every input scored, 3 when
-    any failed (all are still reported), 2 for a bad option.
+    Every file in a folder is an input (not only photos and .sheet files, so none is skipped
+    silently). Each line is the `score --json` object plus "input", "ok" and "status" (the exit status
+    `score` would give); a failed input has "ok": false and "error". Exit 0 when every input scored;
+    otherwise the most severe status of the failed inputs: 1 broken model files, 2 a malformed sheet
+    file (or a subfolder without --recursive), 3 an unreadable photo or one with no sheet, 4 a photo a
+    person must look at. Bad options are exit 2 before any input is read.
     """
-    import csv as csv_module
     import json
+    import os
 
     from rich.console import Console
     from rich.progress import Progress
 
-    from rules import SheetError
-
     chosen, which = _parse_cards_and_season(cards, season)
-    files = _batch_inputs(inputs)
-    if not files:
-        raise _fail("no photos or .sheet files in the given paths", 2)
-    rows: list[dict[str, Any]] = []
-    with Progress(transient=True, console=Console(stderr=True)) as progress:
-        task = progress.add_task("scoring", total=len(files))
-        for path in files:
-            row: dict[str, Any] = {"input": str(path)}
-            try:
-                sheet, settled = _load_sheet(str(path), allow_doubtful, chosen, which)
-                if settled:
-                    note = _settled_note(settled, f"{path}: ")
-                    progress.console.print(note, highlight=False, soft_wrap=True)
-                row |= {"ok": True, **_score_json(sheet, chosen, which, settled)}
-            except _InputError as exc:
-                row |= {"ok": False, "status": exc.status, "error": str(exc)}
-            except SheetError as exc:
-                row |= {"ok": False, "status": 2, "error": f"{path}: {exc}"}
-            typer.echo(json.dumps(row, ensure_ascii=False))
-            rows.append(row)
-            progress.advance(task)
     if csv is not None:
-        ids = [card.id for card in chosen]
-        with csv.open("w", newline="", encoding="utf-8") as handle:
-            writer = csv_module.writer(handle)
-            writer.writerow(["input", "ok", *ids, "coins", "monsters", "total", "error"])
-            for row in rows:
-                points = [row["cards"][i] for i in ids] if row["ok"] else [""] * len(ids)
-                tail = (
-                    [row["coins"], row["monsters"], row["total"], ""]
-                    if row["ok"]
-                    else ["", "", "", row["error"]]
-                )
-                writer.writerow([row["input"], row["ok"], *points, *tail])
-    failed = [row for row in rows if not row["ok"]]
+        _check_output_file(csv, "--csv")
+    review = _output_dir(review_dir, "--review-dir") if review_dir is not None else None
+    items = _batch_inputs(inputs, recursive, tuple(p for p in (csv, review_dir) if p is not None))
+    if not items:
+        raise _fail("no files in the given paths", 2)
+    card_ids = [card.id for card in chosen]
+    workers = jobs or os.cpu_count() or 1
+    try:
+        out = _CsvOut(csv, _csv_header(card_ids, which is not None)) if csv is not None else None
+    except OSError as exc:
+        raise _fail(f"--csv {csv}: cannot write ({exc.strerror or type(exc).__name__})", 2) from None
+    statuses: list[int] = []
+    taken: set[str] = set()
+    try:
+        err = Console(stderr=True)
+        with Progress(transient=True, console=err, disable=not err.is_terminal) as progress:
+            task = progress.add_task("scoring", total=len(items))
+            season_name = which.value if which else None
+            for row, note in _batch_rows(items, tuple(card_ids), season_name, allow_doubtful, workers):
+                if note:
+                    _say("note", "yellow", note)
+                if out is not None:  # the file first: a row on stdout is a row in the file
+                    out.row(_csv_values(row, card_ids, which is not None))
+                typer.echo(json.dumps(row, ensure_ascii=False))
+                if review is not None and not row["ok"]:
+                    _copy_for_review(row["input"], review, taken)
+                statuses.append(row["status"])
+                progress.advance(task)
+    finally:
+        if out is not None:
+            out.close()
+    failed = [status for status in statuses if status]
     if failed:
-        raise _fail(f'{len(failed)} of {len(rows)} input(s) could not be scored (lines with "ok": false)', 3)
+        message = f'{len(failed)} of {len(statuses)} input(s) could not be scored (lines with "ok": false)'
+        raise _fail(message, min(failed))
+
+
+# --- report / serve (front ends: the HTML report, the web page) -------------------------------------
+
+
+def _reviewed(source: str, chosen: Any, which: Any, fixes: Any) -> dict[str, Any]:
+    """Read one input (photo or .sheet) for a report, doubts kept: the review, the images and what the
+    report shows; raises _InputError."""
+    from front.report import odds_of
+    from front.results import review, uncertain_of
+    from rules import Sheet, SheetError
+    from scanner.nets import ModelError
+
+    photo = canonical = probabilities = None
+    try:
+        if source == "-" or source.lower().endswith(".sheet"):
+            sheet = Sheet.parse(_sheet_text(source))
+            uncertain = uncertain_of(sheet.replace(fixes) if fixes else sheet)
+        else:
+            from scanner.failure import Failure
+            from scanner.load import load_image
+            from scanner.pipeline import read_image
+
+            image = load_image(source)
+            reading = image if isinstance(image, Failure) else read_image(image)
+            if isinstance(reading, Failure):
+                raise _InputError(f"{source}: {reading.message}", 3)
+            photo, canonical, probabilities = image, reading.canonical, reading.probabilities
+            uncertain = reading.uncertain.fix(fixes) if fixes else reading.uncertain
+        return {
+            "review": review(uncertain, chosen, which),
+            "photo": photo,
+            "canonical": canonical,
+            "odds": odds_of(probabilities, uncertain.alternatives),
+        }
+    except SheetError as exc:
+        raise _InputError(f"{source}: {exc}", 2) from None
+    except ModelError as exc:
+        raise _InputError(str(exc), 1) from None
+
+
+def _write_report(source: str, out: Path, png: Path | None, chosen: Any, which: Any, fixes: Any) -> Any:
+    """Write one input's HTML report (and annotated PNG); returns its review; raises _InputError."""
+    import cv2
+
+    from front.overlay import draw_sheet
+    from front.report import report_html
+
+    got = _reviewed(source, chosen, which, fixes)
+    review = got["review"]
+    page = report_html(review, chosen, which, title=Path(source).name, photo=got["photo"],
+                       canonical=got["canonical"], odds=got["odds"], problems=_problems(review))
+    try:
+        out.write_text(page, encoding="utf-8")
+        if png is not None:
+            if got["canonical"] is None:
+                raise _InputError(f"{source}: --png needs a photo (a .sheet file has no image)", 2)
+            drawn = draw_sheet(got["canonical"], review.uncertain.sheet, review.uncertain.alternatives)
+            if not cv2.imwrite(str(png), drawn):
+                raise OSError(f"cannot write {png}")
+    except OSError as exc:
+        raise _InputError(f"cannot write the report: {exc}", 2) from None
+    return review
+
+
+def _problems(review: Any) -> list[dict[str, Any]]:
+    """The problems a report lists: the shown sheet's own (``check``'s when it exists)."""
+    from rules import cell_label
+
+    sheet = review.uncertain.guess
+    return [
+        {"code": p.code, "cells": [cell_label(c) for c in p.cells], "message": p.message}
+        for p in sheet.problems()
+    ]
+
+
+@app.command()
+def report(
+    source: Annotated[str, typer.Argument(metavar="INPUT", help="A photo or a .sheet file.")],
+    *,
+    cards: CardsOption = None,
+    season: SeasonOption = None,
+    out: Annotated[Path, typer.Option("-o", "--out", help="The HTML file to write.")],
+    png: Annotated[Path | None, typer.Option(help="Also write the annotated sheet as a PNG.")] = None,
+    fix: FixOption = None,
+) -> None:
+    """Write one self-contained HTML report: the photo, the sheet as read with its doubts, each card's
+    points with the cells that earned them (hover or tap), coins, monsters, problems.
+
+    Doubts are shown rather than refused: a sheet that needs a look is reported with its most likely
+    figures marked provisional (exit 0, with a note). Exit 2: bad option or unwritable file; 3:
+    unreadable photo or no sheet in it.
+    """
+    chosen, which = _parse_cards_and_season(cards, season)
+    fixes = _parse_fixes(fix)
+    try:
+        review = _write_report(source, out, png, chosen, which, fixes)
+    except _InputError as exc:
+        raise _fail(str(exc), exc.status) from None
+    from rich.console import Console
+    from rich.markup import escape
+
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    if review.provisional:
+        err.print(f"[yellow]note:[/yellow] {escape(source)}: {escape(review.verdict.message())}; "
+                  "the report shows the most likely reading")
+    typer.echo(f"wrote {out}" + (f" and {png}" if png else ""))
+
+
+@app.command()
+def serve(
+    *,
+    host: Annotated[str, typer.Option(help="Address to listen on; 0.0.0.0 opens it to the local network.")]
+    = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port.")] = 8000,
+) -> None:
+    """Serve the page for a phone's or a laptop's browser: take or upload a photo, pick the cards, fix
+    the unsure cells, download the .sheet. The API (POST /api/scan, POST /api/score) serves scripts too.
+
+    It listens on 127.0.0.1 (this computer only); --host 0.0.0.0 lets phones on the same network open
+    http://<this computer's address>:PORT. Needs the 'web' extra: pip install "cartoscan[web]".
+    """
+    try:
+        import uvicorn
+
+        from front.web import create_app
+    except ImportError:
+        raise _fail('serve needs the web extra: pip install "cartoscan[web]"', 2) from None
+    typer.echo(f"cartoscan: open http://{'localhost' if host in ('127.0.0.1', 'localhost') else host}:{port}/"
+               + ("  (this computer only; --host 0.0.0.0 to open it to the local network)"
+                  if host in ("127.0.0.1", "localhost") else ""))
+    try:
+        uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    except OSError as exc:
+        raise _fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}", 2) from None
 
 
 # --- synth (synthetic photos with truth) -------------------------------------------------------------
@@ -412,14 +979,26 @@ def batch(
 @app.command()
 def synth(
     *,
-    out: Annotated[Path, typer.Option(help="Directory for <stem>.jpg / .sheet / .json.")],
-    count: Annotated[int, typer.Option(min=1, help="How many samples.")] = 10,
-    seed: Annotated[int, typer.Option(min=0, help="Seed of the first sample; the rest follow.")] = 0,
-    tier: Annotated[str, typer.Option(help="Camera: scan, phone, webcam or hard.")] = "phone",
+    out: Annotated[Path, typer.Option(metavar="DIR", help="Folder for <stem>.jpg / .sheet / .json.")],
+    count: Annotated[int, typer.Option(min=1, metavar="N", help="How many samples.")] = 10,
+    seed: Annotated[int, typer.Option(min=0, metavar="N", help="Seed of the first sample (then +1...).")] = 0,
+    tier: Annotated[
+        str, typer.Option(metavar="[scan|phone|webcam|hard]", help="Camera and paper quality.")
+    ] = "phone",
     split: Annotated[str, typer.Option(
-        help="train, eval (held-out drawing styles) or params (held-out hand, training icons).")] = "train",
+        metavar="[train|eval|params]",
+        help="Drawing styles: as in training, held out, or a held-out hand with training icons.")] = "train",
+    video: Annotated[bool, typer.Option(
+        "--video", help="Videos instead (<stem>.avi, MJPG, 720p): a moving camera, a hand, glare.")] = False,
+    frames: Annotated[
+        int, typer.Option(min=2, metavar="N", help="--video: frames per video (30 a second).")
+    ] = 150,
+    family: Annotated[str | None, typer.Option(
+        metavar="[graphite|color|color_icon|marker|mixed]",
+        help="--video: the player's drawing family (default: any).")] = None,
 ) -> None:
-    """Write synthetic photos of random legal games with their exact truth (seed N is always the same).
+    """Write synthetic photos (or videos) of random legal games with their exact truth (seed N is always
+    the same).
 
     Exit 2: bad option or unwritable directory.
     """
@@ -429,21 +1008,123 @@ def synth(
 
     try:
         with Progress(transient=True) as progress:
-            task = progress.add_task(f"{tier} photos", total=count)
+            task = progress.add_task(f"{'videos' if video else tier + ' photos'}", total=count)
             for s in range(seed, seed + count):
-                write_sample(make_sample(s, tier=tier, split=split), out, f"{split}_{tier}_{s:06d}")
+                if video:
+                    from models.synth.video import make_video, write_video
+
+                    clip = make_video(s, frames=frames, family=family, split=split)
+                    write_video(clip, out, f"{split}_video_{s:06d}")
+                else:
+                    write_sample(make_sample(s, tier=tier, split=split), out, f"{split}_{tier}_{s:06d}")
                 progress.advance(task)
     except SynthError as exc:
         raise _fail(str(exc), 2) from None
-    typer.echo(f"wrote {count} {tier} sample(s) to {out}")
+    typer.echo(f"wrote {count} {'video' if video else tier + ' sample'}(s) to {out}")
+
+
+# --- live (a camera at the table) ----------------------------------------------------------------------
+
+
+@app.command()
+def live(
+    source: Annotated[str, typer.Argument(
+        metavar="[SOURCE]", help="Camera index (0 = the first camera) or a video file.")] = "0",
+    *,
+    cards: CardsOption = None,
+    season: SeasonOption = None,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="One JSON line per reading; {\"fps\", \"frames\"} at the end of a file.")] = False,
+    window: Annotated[bool | None, typer.Option(
+        "--window/--no-window", help="Show the overlay in a window (default: when this OpenCV can).")] = None,
+    allow_doubtful: AllowDoubtfulOption = False,
+    frames: Annotated[
+        int, typer.Option(min=0, metavar="N", help="Stop after this many frames (0: until the end).")
+    ] = 0,
+) -> None:
+    """Follow a sheet in front of a camera (or in a video), read it when it holds still, vote over frames
+    and score it with --cards.
+
+    In the window: space captures the reading, r reads again from scratch, q quits. A window needs an
+    OpenCV with a GUI (pip install opencv-python); the default install is headless. Exit 2: bad option;
+    3: the camera or video cannot be opened, or no sheet was read in a video.
+    """
+    import json
+
+    from rich.console import Console
+
+    from front.live import KEYS, Event, LiveError, Session, frames_of, has_window, open_source, run
+    from scanner.nets import ModelError
+
+    chosen, which = _parse_cards_and_season(cards, season) if cards is not None else ((), None)
+    if season is not None and cards is None:
+        raise _fail("--season needs --cards", 2)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    show = has_window() if window is None else window
+    if show and not has_window():
+        raise _fail("this OpenCV has no window support (the default install is headless: "
+                    "pip install opencv-python for a window), or there is no display; use --no-window", 2)
+    if window is None and not show and not json_out:
+        err.print("[yellow]note:[/yellow] no window (headless OpenCV or no display); printing readings")
+    try:
+        cap = open_source(source)
+    except LiveError as exc:
+        raise _fail(str(exc), 3) from None
+    camera = source.isdigit()
+    session = Session(cards=chosen, season=which, allow_doubtful=allow_doubtful, background=camera)
+    seen: list[Event] = []
+
+    def report(event: Event) -> None:
+        if event.kind in ("reading", "captured"):
+            seen.append(event)
+            if json_out:
+                typer.echo(json.dumps(event.to_json(chosen, which), ensure_ascii=False))
+            else:
+                _print_live(err, event)
+        elif not json_out:
+            why = f" ({event.message})" if event.message else ""
+            err.print(f"frame {event.frame}: sheet {event.kind}{why}")
+
+    if show:
+        err.print(f"cartoscan live: {KEYS}")
+    try:
+        stats = run(frames_of(cap, frames), session, report, window=show)
+    except ModelError as exc:
+        raise _fail(str(exc), 1) from None
+    finally:
+        cap.release()
+    if not camera:
+        if json_out:
+            typer.echo(json.dumps({"fps": round(stats.fps, 1), "frames": stats.frames}))
+        if not seen:
+            raise _fail(f"{source}: no map sheet was read in {stats.frames} frame(s)", 3)
+
+
+def _print_live(console: Any, event: Any) -> None:
+    """One reading of the live camera for a person: the frame, the rest of the line the verdict."""
+    reading = event.reading
+    head = f"frame {event.frame} ({event.ballots} read): side {reading.side}, {len(reading.doubtful)} '?'"
+    if event.kind == "captured":
+        head = "[bold]captured[/bold] " + head
+    console.print(head)
+    for row in reading.sheet.rows:
+        console.print("  " + " ".join(row), markup=False)
+    verdict = event.verdict
+    if verdict is not None:
+        stake = f": {verdict.stake}" if not verdict else ""
+        console.print(f"  {verdict.outcome.value}{stake}", markup=False)
 
 
 def main() -> None:
     """Run the command; usage errors (typer's own, too) are one red line and exit status 2."""
+    import os
     import sys
 
     from typer.exceptions import TyperException
 
+    # typer validates options through pydantic, which would scan every installed package's entry
+    # points for pydantic plugins on each start (~20-80 ms); the command uses none
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
         code = app(standalone_mode=False)
     except typer.Exit as exc:

@@ -32,9 +32,10 @@ import numpy as np
 from models import dataset as ds
 from models.synth.style import SPLITS
 from rules.cards import CARDS
-from rules.doubt import MAX_READINGS, TooManyReadings, score_spread
+from rules.doubt import MAX_READINGS
+from rules.grid import cell_label
+from rules.policy import Outcome, Verdict, decide
 from rules.season import score_cards
-from rules.sheet import cell_label
 from scanner.failure import Failure
 from scanner.nets import Models, default_models, load_models
 from scanner.pipeline import read_photo
@@ -102,20 +103,21 @@ class _Run:
         t["located"] += 1
         guess_ok = _scores(reading.guess, cards) == truth
         t["exact_allow_doubtful"] += guess_ok
-        if reading.doubtful or reading.doubts:  # '?' cells, or the locator's or coin track's doubts
-            t["refused_doubtful"] += 1
-            t["doubtful_cells"] += len(reading.doubtful)
-            # other doubts are refused whatever the cells
-            settled = bool(reading.doubtful and not reading.doubts) and self.settle(
-                t, reading, cards, truth, guess_ok, sample)
-            if settled and not guess_ok:
-                self.example("settled wrong", seed, tier, sample, reading.guess)
+        t0 = time.perf_counter()
+        verdict = decide(reading.uncertain, cards)  # what `cartoscan score` does with the photo
+        self.spread_times.append(time.perf_counter() - t0)
+        if verdict.outcome is Outcome.SCORED:
+            if _scores(verdict.sheet, cards) == truth:
+                t["exact"] += 1
+            else:
+                t["wrong"] += 1
+                self.example("wrong", seed, tier, sample, verdict.sheet)
             return
-        if _scores(reading.sheet, cards) == truth:
-            t["exact"] += 1
-            return
-        t["wrong"] += 1
-        self.example("wrong", seed, tier, sample, reading.sheet)
+        t["refused_doubtful"] += 1
+        t["doubtful_cells"] += len(reading.doubtful)
+        self.weigh(t, reading, verdict, cards, guess_ok, sample)
+        if verdict.outcome is Outcome.SETTLED and not guess_ok:
+            self.example("settled wrong", seed, tier, sample, reading.guess)
 
     def example(self, what: str, seed: int, tier: str, sample: ds.Sample, read: Any) -> None:
         """Remember why a scored photo's score is wrong: its misread cells and coins."""
@@ -125,29 +127,26 @@ class _Run:
             self.wrong_examples.append(f"{what}: seed {seed} ({tier}): cells {diff[:6]} coins "
                                        f"{sample.sheet.coins}/{sample.sheet.spent}->{read.coins}/{read.spent}")
 
-    def settle(self, t: dict[str, float], reading, cards: list, truth: tuple, guess_ok: bool,
-               sample: ds.Sample) -> bool:
-        """What ``score`` does with a reading whose only doubt is '?' cells; True if it is scored."""
-        alternatives = reading.alternatives
-        t0 = time.perf_counter()
-        spread = score_spread(reading.guess, alternatives, cards)
-        self.spread_times.append(time.perf_counter() - t0)
-        if isinstance(spread, TooManyReadings):
-            t["over_cap"] += 1
-            return False
+    def weigh(self, t: dict[str, float], reading: Any, verdict: Verdict, cards: list, guess_ok: bool,
+              sample: ds.Sample) -> None:
+        """Count what the policy made of a reading with doubts (side, corner, coins, or '?' cells)."""
+        spread = verdict.spread
+        if reading.doubts or spread is None:  # whole-sheet doubts, or too many readings of the cells
+            t["over_cap"] += bool(reading.doubtful and not reading.doubts)
+            return
         # Only photos whose readings are all scored together: over the cap the '?' cells are mostly a
         # misread sheet (weighed card by card), which would blur what this line says about the '?' cells.
         if spread.readings <= MAX_READINGS:
+            alternatives = reading.alternatives
             t["alt_cells"] += len(alternatives)
             t["alt_truth"] += sum(sample.sheet[cell] in alts for cell, alts in alternatives.items())
             t["alt_count"] += sum(len(alts) for alts in alternatives.values())
-        if spread.certain:
+        if verdict.outcome is Outcome.SETTLED:
             t["settled"] += 1
             t["settled_exact"] += guess_ok
         else:
             t["ranged"] += 1
             t["in_range"] += spread.total.low <= score_cards(sample.sheet, cards).total <= spread.total.high
-        return spread.certain
 
     def report(self, tiers: list[str]) -> None:
         print(f"{'tier':8} {'photos':>6} {'located':>7} {'no sheet':>8} {'doubtful':>8} {'exact':>6} "
@@ -178,7 +177,7 @@ class _Run:
                   f"true terrain among them: {100 * all_['alt_truth'] / cells:.1f}%")
         if self.spread_times:
             spread_ms = [v * 1000 for v in self.spread_times]
-            print(f"spread of the doubtful cells: median {statistics.median(spread_ms):.0f} ms, "
+            print(f"policy decision (rules.policy.decide): median {statistics.median(spread_ms):.0f} ms, "
                   f"max {max(spread_ms):.0f} ms")
         print(f"median time per photo: {statistics.median(self.times) * 1000:.0f} ms "
               "(load + locate + rectify + sample + classify)")

@@ -34,6 +34,7 @@ from typing import Any
 
 from rules.cards.model import DRAWN, UNITS
 from rules.errors import SheetError
+from rules.grid import Cell, cell_label
 from rules.season import (
     MONSTER_PENALTY_ADDS_OVER,
     MONSTER_PENALTY_SEES,
@@ -43,7 +44,7 @@ from rules.season import (
     score_cards,
     score_season,
 )
-from rules.sheet import Cell, Sheet, Terrain, cell_label
+from rules.sheet import Sheet, Terrain
 
 __all__ = ["MAX_READINGS", "Span", "Spread", "TooManyReadings", "score_spread"]
 
@@ -87,7 +88,8 @@ class Spread:
         How many readings the spread covers (the product of the alternatives' counts); above the cap
         they are covered card by card, through each card's classes, not scored one by one.
     cards : Mapping[str, Span]
-        Each card's points by card id, in the order the cards were given.
+        Each weighed card's points by card id, in the order the cards were given: with a season only
+        its two edicts (a card that does not score this season never blocks the season's score).
     coins, monsters : Span
         Stars for coins (never in doubt: coins are not cells) and the monster penalty (<= 0).
     total : Span
@@ -211,17 +213,20 @@ def score_spread(
     # The guess is scored first: it checks the cards and the season once, whatever the count.
     first = score_cards(guess, cards)
     first_season = score_season(guess, cards, season) if season is not None else None
+    # With a season only its two edicts score: a card that does not score this season is not weighed
+    # (it can neither block the season's score nor push the readings over the cap).
+    weighed = [card for card, _ in first_season.edicts.values()] if first_season is not None else list(cards)
     if count > cap:
-        return _projected_spread(guess, choices, cards, first, first_season, cap)
+        return _projected_spread(guess, choices, weighed, first, first_season, cap)
     season_edicts = list(first_season.edicts.items()) if first_season is not None else []
-    points: dict[str, list[int]] = {card.id: [] for card in cards}
+    points: dict[str, list[int]] = {card.id: [] for card in weighed}
     monsters: list[int] = []
     totals: list[int] = []
     for combo in itertools.product(*choices.values()):
         sheet = guess.replace(dict(zip(cells, combo, strict=True)))
-        result = score_cards(sheet, cards) if sheet != guess else first
-        for card_id, score in result.scores.items():
-            points[card_id].append(score.points)
+        result = score_cards(sheet, weighed) if sheet != guess else first
+        for card_id, values in points.items():
+            values.append(result.scores[card_id].points)
         monsters.append(result.monsters)
         if first_season is None:
             totals.append(result.total)

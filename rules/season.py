@@ -21,7 +21,8 @@ from importlib import resources
 from typing import Any, Protocol
 
 from rules.errors import SheetError
-from rules.sheet import Cell, Sheet, cells_label
+from rules.grid import Cell, cells_label
+from rules.sheet import Sheet, Terrain
 
 __all__ = [
     "EDICT_LETTERS",
@@ -31,6 +32,7 @@ __all__ = [
     "Season",
     "SeasonScore",
     "SheetScore",
+    "as_played",
     "game_score",
     "monster_penalty",
     "rank",
@@ -105,6 +107,14 @@ MONSTER_PENALTY_ADDS_OVER = "neighbourhood"
 depends on that space and its four neighbours only."""
 
 
+def as_played(sheet: Sheet) -> Sheet:
+    """`sheet` with every monster on a hit space written as destroyed (``X``), as the Heroes rules
+    have it: "Sobald sich ein * auf einem Feld mit der Geländeart Monster befindet, wird das Feld
+    sofort zerstört" (de-H "Zerstörte Felder"); a destroyed space has no terrain type and costs nothing."""
+    on_star = sheet.cells_of(Terrain.MONSTER) & sheet.stars
+    return sheet.replace(dict.fromkeys(on_star, Terrain.DESTROYED)) if on_star else sheet
+
+
 def monster_penalty(sheet: Sheet) -> int:
     """Stars lost to monsters (a number <= 0): one per distinct empty space next to a monster."""
     return -len(sheet.monster_penalty_cells())
@@ -171,7 +181,8 @@ def score_cards(sheet: Sheet, cards: Sequence[_Card]) -> SheetScore:
     if len(set(ids)) != len(ids):
         twice = next(i for i in ids if ids.count(i) > 1)
         raise SheetError(f"scoring card {twice!r} is given twice")
-    scores = {card.id: card.score(sheet) for card in cards}
+    played = as_played(sheet)
+    scores = {card.id: card.score(played) for card in cards}
     return SheetScore(
         sheet, tuple(cards), scores, sheet.coins, monster_penalty(sheet), sheet.monster_penalty_cells()
     )
@@ -229,7 +240,8 @@ def score_season(sheet: Sheet, cards: Sequence[_Card], season: Season | str) -> 
     sheet.require_known()
     season = season if isinstance(season, Season) else Season.parse(season)
     by_letter = _edict_cards(cards)
-    edicts = {letter: (by_letter[letter], by_letter[letter].score(sheet)) for letter in season.edicts}
+    played = as_played(sheet)
+    edicts = {letter: (by_letter[letter], by_letter[letter].score(played)) for letter in season.edicts}
     return SeasonScore(season, edicts, sheet.coins, monster_penalty(sheet), sheet.monster_penalty_cells())
 
 

@@ -34,7 +34,8 @@ from importlib import resources
 from typing import Any, Literal, TypeVar
 
 from rules.errors import SheetError
-from rules.sheet import COIN_TRACK, SIZE, Cell, Sheet, Terrain, cell_label, neighbours
+from rules.grid import COIN_TRACK, SIZE, Cell, cell_label, neighbours
+from rules.sheet import Sheet, Terrain
 
 __all__ = [
     "AMBUSH",
@@ -328,6 +329,12 @@ def _terrain(terrain: Terrain | str) -> Terrain:
     return terrain if isinstance(terrain, Terrain) else Terrain.from_word(terrain)
 
 
+def _free(grid: tuple[Terrain, ...], cell: Cell) -> bool:
+    """The drawing rule for one space, written once: on the map and empty (unfilled ruins are empty)."""
+    r, c = cell
+    return 0 <= r < SIZE and 0 <= c < SIZE and grid[r * SIZE + c] is Terrain.EMPTY
+
+
 def placement_problems(sheet: Sheet, cells: Iterable[Cell], terrain: Terrain | str) -> list[str]:
     """Why `terrain` cannot be drawn on `cells` (an empty list when it can).
 
@@ -343,28 +350,30 @@ def placement_problems(sheet: Sheet, cells: Iterable[Cell], terrain: Terrain | s
         problems.append("no cells to draw")
     grid = sheet.cells
     for r, c in sorted(set(cells)):
+        if _free(grid, (r, c)):
+            continue
         if not (0 <= r < SIZE and 0 <= c < SIZE):
             problems.append(f"cell {(r, c)} is off the map")
             continue
         here = grid[r * SIZE + c]
         if here is Terrain.UNKNOWN:
             problems.append(f"cell {cell_label((r, c))} is unreadable ('?')")
-        elif here is not Terrain.EMPTY:
+        else:
             problems.append(f"cell {cell_label((r, c))} is already filled ('{here}')")
     return problems
 
 
 def can_place(sheet: Sheet, cells: Iterable[Cell], terrain: Terrain | str = Terrain.FOREST) -> bool:
-    """True when :func:`placement_problems` finds nothing (the fast path: no messages built)."""
+    """True exactly when :func:`placement_problems` finds nothing, without wording any message.
+
+    Both ask the same two questions (a drawable terrain; at least one cell, each :func:`_free`);
+    ``tests/rules/test_rules_shapes.py::test_verify_can_do_agree`` checks that they agree.
+    """
     if not _terrain(terrain).is_drawable:
         return False
     grid = sheet.cells
-    any_cell = False
-    for r, c in cells:
-        if not (0 <= r < SIZE and 0 <= c < SIZE) or grid[r * SIZE + c] is not Terrain.EMPTY:
-            return False
-        any_cell = True
-    return any_cell
+    cells = list(cells)
+    return bool(cells) and all(_free(grid, cell) for cell in cells)
 
 
 def surrounded_mountains(sheet: Sheet) -> frozenset[Cell]:
@@ -430,7 +439,7 @@ def legal_placements(sheet: Sheet, shape: Iterable[Offset], *, rotate: bool = Tr
         w = max(c for _, c in offsets)
         for ar in range(SIZE - h):
             for ac in range(SIZE - w):
-                if all(empty[(ar + r) * SIZE + ac + c] is Terrain.EMPTY for r, c in offsets):
+                if all(_free(empty, (ar + r, ac + c)) for r, c in offsets):
                     cells = translate(offsets, (ar, ac))
                     if cells not in seen:
                         seen.add(cells)

@@ -1,6 +1,6 @@
 """The map sheet: terrain symbols, cell labels and the immutable :class:`Sheet` value.
 
-The text notation is fixed by ``CONTRACT.md`` section 1::
+The text notation is fixed by ``docs/INTERFACES.md`` section 1::
 
     # Alice, game 3, after winter
     side: A
@@ -27,34 +27,36 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from enum import StrEnum
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from rules.errors import SheetError
-from rules.sides import CUSTOM, SIDE_NAMES, PrintedSide, printed_side
+from rules.grid import (
+    CELLS,
+    COIN_TRACK,
+    CUSTOM,
+    LABELS,
+    NEIGHBOURS,
+    ROW_LETTERS,
+    SIDE_NAMES,
+    SIZE,
+    Cell,
+    cells_label,
+    components,
+    neighbours,
+    parse_label,
+    parse_labels,
+)
+from rules.sides import PrintedSide, printed_side
 
-__all__ = [
-    "CELLS",
-    "COIN_TRACK",
-    "ROW_LETTERS",
-    "SIZE",
-    "Cell",
-    "Problem",
-    "Sheet",
-    "Terrain",
-    "cell_label",
-    "cells_label",
-    "clusters_of",
-    "is_edge",
-    "neighbours",
-    "parse_label",
-    "parse_labels",
-]
+__all__ = ["MAX_PROBLEMS", "MAX_TEXT", "SYMBOLS", "Problem", "Sheet", "Terrain"]
 
-SIZE = 11
-COIN_TRACK = 14  # coin spaces on the sheet (counted on printed sides A/B; Heroes assumed the same)
-ROW_LETTERS = "ABCDEFGHIJK"
+MAX_TEXT = 65_536
+"""Longest sheet text read (characters): a sheet is ~150, comments included a few hundred; anything far
+longer is not a sheet, and reading it whole would cost time and memory for nothing."""
+MAX_PROBLEMS = 20
+"""Problems listed for one text before the rest are summed up in one last problem (``too_many``)."""
 
-Cell = tuple[int, int]
+_T = TypeVar("_T")
 
 
 class Terrain(StrEnum):
@@ -134,99 +136,6 @@ _BY_SYMBOL: dict[str, Terrain] = {t.value: t for t in Terrain}
 SYMBOLS = " ".join(t.value for t in Terrain)
 
 # ---------------------------------------------------------------------------------------------
-# Geometry: cells, labels, neighbours (tables built once, so the helpers are lookups)
-
-CELLS: tuple[Cell, ...] = tuple((r, c) for r in range(SIZE) for c in range(SIZE))
-_NB_INDEX: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        (r + dr) * SIZE + (c + dc)
-        for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))
-        if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE
-    )
-    for r, c in CELLS
-)
-_NB_CELLS: tuple[tuple[Cell, ...], ...] = tuple(tuple(CELLS[j] for j in nb) for nb in _NB_INDEX)
-_LABELS: tuple[str, ...] = tuple(f"{ROW_LETTERS[r]}{c + 1}" for r, c in CELLS)
-_LABEL_RE = re.compile(r"([A-Ka-k])(1[01]|[1-9])")
-
-
-def neighbours(r: int, c: int) -> tuple[Cell, ...]:
-    """The 2-4 orthogonal neighbours of ``(r, c)`` that lie on the map."""
-    return _NB_CELLS[r * SIZE + c]
-
-
-def is_edge(r: int, c: int) -> bool:
-    """True for a space in row A or K or in column 1 or 11."""
-    return r == 0 or c == 0 or r == SIZE - 1 or c == SIZE - 1
-
-
-def cell_label(cell: Cell) -> str:
-    """``(1, 3) -> "B4"``.
-
-    Raises
-    ------
-    SheetError
-        If the cell is off the map.
-    """
-    r, c = cell
-    if not (0 <= r < SIZE and 0 <= c < SIZE):
-        raise SheetError(f"cell {cell!r} is off the 11x11 map")
-    return _LABELS[r * SIZE + c]
-
-
-def cells_label(cells: Iterable[Cell]) -> str:
-    """Space-separated labels in row-major order, e.g. ``"C4 C5"`` (the header notation)."""
-    return " ".join(_LABELS[r * SIZE + c] for r, c in sorted(cells))
-
-
-def parse_label(text: str) -> Cell:
-    """``"B4" -> (1, 3)`` (case-insensitive).
-
-    Raises
-    ------
-    SheetError
-        If `text` is not a label ``A1``..``K11``.
-    """
-    m = _LABEL_RE.fullmatch(text.strip())
-    if m is None:
-        raise SheetError(f"{text!r} is not a cell label (A1..K11)")
-    return ROW_LETTERS.index(m.group(1).upper()), int(m.group(2)) - 1
-
-
-def parse_labels(text: str) -> frozenset[Cell]:
-    """Labels separated by spaces or commas, e.g. ``"C4 C5"``; duplicates are an error."""
-    cells: list[Cell] = [parse_label(part) for part in re.split(r"[\s,]+", text.strip()) if part]
-    if len(set(cells)) != len(cells):
-        dupes = sorted({c for c in cells if cells.count(c) > 1})
-        raise SheetError(f"cell {cells_label(dupes[:1])} is listed twice")
-    return frozenset(cells)
-
-
-def clusters_of(cells: Iterable[Cell]) -> tuple[frozenset[Cell], ...]:
-    """Connected components (4-neighbour) of a set of cells, ordered by their first cell."""
-    todo = {r * SIZE + c for r, c in cells}
-    return tuple(frozenset(CELLS[i] for i in comp) for comp in _components(todo))
-
-
-def _components(todo: set[int]) -> list[list[int]]:
-    comps: list[list[int]] = []
-    for start in sorted(todo):
-        if start not in todo:
-            continue
-        todo.discard(start)
-        comp = [start]
-        k = 0
-        while k < len(comp):
-            for j in _NB_INDEX[comp[k]]:
-                if j in todo:
-                    todo.discard(j)
-                    comp.append(j)
-            k += 1
-        comps.append(comp)
-    return comps
-
-
-# ---------------------------------------------------------------------------------------------
 # Problems: every issue of a sheet text at once (python-chess status() style)
 
 
@@ -236,7 +145,9 @@ class Problem(NamedTuple):
     ``fatal`` problems make :meth:`Sheet.parse` raise; the others (``?`` cells, a monster
     left on a hit space) are allowed in a :class:`Sheet` but worth showing to the user.
     ``code`` is a short stable tag for programs: ``symbol``, ``length``, ``grid_lines``,
-    ``header``, ``coins``, ``side``, ``ruins``, ``unknown``, ``monster_on_star``.
+    ``header``, ``coins``, ``side``, ``ruins``, ``unknown``, ``monster_on_star``, ``too_long`` (a text
+    over :data:`MAX_TEXT` characters, not read), ``too_many`` (the problems after
+    :data:`MAX_PROBLEMS`, summed up).
     """
 
     code: str
@@ -298,27 +209,31 @@ def _field_problems(
             cell, t = CELLS[i], _BY_SYMBOL[ch]
             if cell in printed.mountains and t is not Terrain.MOUNTAIN:
                 yield Problem(
-                    "side", f"cell {_LABELS[i]} is '{t}' but side {side} prints a mountain there", (cell,)
+                    "side", f"cell {LABELS[i]} is '{t}' but side {side} prints a mountain there", (cell,)
                 )
             elif cell in printed.wasteland and t is not Terrain.WASTELAND:
                 yield Problem(
-                    "side", f"cell {_LABELS[i]} is '{t}' but side {side} prints wasteland there", (cell,)
+                    "side", f"cell {LABELS[i]} is '{t}' but side {side} prints wasteland there", (cell,)
                 )
             elif t is Terrain.MOUNTAIN and cell not in printed.mountains:
                 yield Problem(
-                    "side", f"cell {_LABELS[i]} is '^' but side {side} has no mountain there", (cell,)
+                    "side", f"cell {LABELS[i]} is '^' but side {side} has no mountain there", (cell,)
                 )
             elif t is Terrain.WASTELAND and cell not in printed.wasteland:
                 yield Problem(
-                    "side", f"cell {_LABELS[i]} is '-' but side {side} has no wasteland there", (cell,)
+                    "side", f"cell {LABELS[i]} is '-' but side {side} has no wasteland there", (cell,)
                 )
     else:
-        for r, c in sorted(ruins):
-            t = _BY_SYMBOL[grid[r * SIZE + c]]
-            if t.is_printed:
-                yield Problem(
-                    "ruins", f"cell {_LABELS[r * SIZE + c]} is a ruins space but holds '{t}'", ((r, c),)
-                )
+        yield from _custom_ruins_problems(grid, ruins)
+
+
+def _custom_ruins_problems(grid: str, ruins: frozenset[Cell]) -> Iterator[Problem]:
+    """A custom map's ruins on a mountain or wasteland: odd, but it scores (a warning, not an error)."""
+    for r, c in sorted(ruins):
+        t = _BY_SYMBOL[grid[r * SIZE + c]]
+        if t.is_printed:
+            message = f"cell {LABELS[r * SIZE + c]} is a ruins space but holds '{t}'"
+            yield Problem("ruins", message, ((r, c),), fatal=False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -368,7 +283,7 @@ def _grid_arg(grid: str | Iterable[str] | Iterable[Terrain]) -> str:
 class Sheet:
     """An immutable, hashable map sheet: 121 spaces plus coins, spent coins, ruins and hit stars.
 
-    Build one with :meth:`parse` (the CONTRACT notation), :meth:`blank`, or the constructor
+    Build one with :meth:`parse` (the notation of docs/INTERFACES.md), :meth:`blank`, or the constructor
     (what ``repr()`` prints)::
 
         Sheet("FFF......../...", side="B", coins=5, stars="C4 C5")
@@ -434,7 +349,8 @@ class Sheet:
         for problem in _field_problems(
             side, cells, int(coins), int(spent), ruins_set, stars_set, ruins is not None
         ):
-            raise SheetError(str(problem))
+            if problem.fatal:
+                raise SheetError(str(problem))
         if side != CUSTOM and ruins is None:
             ruins_set = printed_side(side).ruins
         self._init(side, cells, int(coins), int(spent), ruins_set, stars_set)
@@ -482,7 +398,7 @@ class Sheet:
 
     @classmethod
     def parse(cls, text: str) -> Sheet:
-        """Read the CONTRACT notation.
+        """Read the sheet notation (docs/INTERFACES.md section 1).
 
         Raises
         ------
@@ -569,7 +485,7 @@ class Sheet:
         return self.to_text()
 
     def to_json(self) -> dict[str, Any]:
-        """The reading as JSON (CONTRACT section 3 ``scan`` fields, plus ``ruins`` for side custom)."""
+        """The reading as JSON (INTERFACES section 3 ``scan`` fields, plus ``ruins`` for side custom)."""
         out: dict[str, Any] = {
             "side": self.side,
             "grid": list(self.rows),
@@ -704,7 +620,7 @@ class Sheet:
         """
         i = r * SIZE + c
         if self._cells[i] is Terrain.UNKNOWN:
-            raise SheetError(f"space {_LABELS[i]} is unreadable ('?')")
+            raise SheetError(f"space {LABELS[i]} is unreadable ('?')")
         return self._filled[i]
 
     def is_empty(self, r: int, c: int) -> bool:
@@ -713,8 +629,8 @@ class Sheet:
 
     @staticmethod
     def neighbours(r: int, c: int) -> tuple[Cell, ...]:
-        """The orthogonal neighbours of ``(r, c)`` on the map (same as :func:`neighbours`)."""
-        return _NB_CELLS[r * SIZE + c]
+        """The orthogonal neighbours of ``(r, c)`` on the map (same as :func:`rules.grid.neighbours`)."""
+        return neighbours(r, c)
 
     def count(self, *terrains: Terrain) -> int:
         """How many spaces hold any of `terrains`."""
@@ -765,28 +681,50 @@ class Sheet:
             pred = which
             return tuple(
                 frozenset(CELLS[i] for i in comp)
-                for comp in _components({i for i, t in enumerate(self._cells) if pred(t)})
+                for comp in components({i for i, t in enumerate(self._cells) if pred(t)})
             )
         wanted = frozenset(_BY_SYMBOL[t].value for t in which)
         key = ("clusters", wanted)
         hit = self._cache.get(key)
         if hit is None:
-            comps = _components({i for i, ch in enumerate(self._grid) if ch in wanted})
+            comps = components({i for i, ch in enumerate(self._grid) if ch in wanted})
             hit = tuple(frozenset(CELLS[i] for i in comp) for comp in comps)
             self._cache[key] = hit
         return hit
 
+    def derived(self, make: Callable[[Sheet], _T]) -> _T:
+        """``make(self)``, computed once per sheet and kept on it (a sheet never changes).
+
+        Readers that analyse a whole sheet (the scoring cards' view) ask for it through here, so
+        every card scoring the same sheet shares one analysis and nothing is cached module-wide.
+        `make` is the cache key: pass the same function object each time.
+        """
+        key = ("derived", make)
+        if key in self._cache:
+            hit: _T = self._cache[key]
+            return hit
+        value = make(self)
+        self._cache[key] = value
+        return value
+
     def monster_penalty_cells(self) -> frozenset[Cell]:
         """Distinct empty spaces next to at least one (living) monster (rulebook p.8).
 
-        Destroyed monsters are ``X`` and no longer count.
+        Destroyed monsters are ``X`` and no longer count, nor does a monster left on a hit space:
+        it is destroyed however it is written (de-H "Sobald sich ein * auf einem Feld mit der
+        Geländeart Monster befindet, wird das Feld sofort zerstört").
         """
         key = ("monster",)
         hit = self._cache.get(key)
         if hit is None:
             grid = self._grid
+            stars = self.stars  # a monster on a hit space is destroyed (de-H "Zerstörte Felder")
             hit = frozenset(
-                CELLS[j] for i, ch in enumerate(grid) if ch == "M" for j in _NB_INDEX[i] if grid[j] == "."
+                CELLS[j]
+                for i, ch in enumerate(grid)
+                if ch == "M" and CELLS[i] not in stars
+                for j in NEIGHBOURS[i]
+                if grid[j] == "."
             )
             self._cache[key] = hit
         return hit
@@ -807,12 +745,15 @@ class Sheet:
                     fatal=False,
                 )
             )
+        if self.side == CUSTOM:
+            out.extend(_custom_ruins_problems(self._grid, self.ruins))
         for r, c in sorted(self.stars):
             if self._cells[r * SIZE + c] is Terrain.MONSTER:
                 out.append(
                     Problem(
                         "monster_on_star",
-                        f"cell {_LABELS[r * SIZE + c]} has a monster on a hit space (should be X)",
+                        f"cell {LABELS[r * SIZE + c]} has a monster on a hit space (should be X; "
+                        "scored as destroyed)",
                         ((r, c),),
                         fatal=False,
                     )
@@ -826,8 +767,34 @@ class Sheet:
 _HEADER_RE = re.compile(r"\s*([A-Za-z_]+)\s*:\s*(.*?)\s*$")
 
 
+class _Problems(list[Problem]):
+    """The problem list of one text: past :data:`MAX_PROBLEMS` only counted, so that a hostile text
+    (a megabyte of bad symbols) costs a counter, not an object per symbol."""
+
+    dropped = 0
+
+    def append(self, problem: Problem) -> None:
+        if len(self) < MAX_PROBLEMS:
+            super().append(problem)
+        else:
+            self.dropped += 1
+
+    def summed_up(self) -> list[Problem]:
+        if not self.dropped:
+            return list(self)
+        return [*self, Problem("too_many", f"and {self.dropped} more problem(s) not listed")]
+
+
 def _read(text: str) -> tuple[Sheet | None, list[Problem]]:
-    problems: list[Problem] = []
+    if len(text) > MAX_TEXT:
+        why = f"too long for a sheet: {len(text)} characters, more than {MAX_TEXT}"
+        return None, [Problem("too_long", why)]
+    sheet, problems = _read_text(text.removeprefix("\ufeff"))  # a byte-order mark from an editor
+    return sheet, problems.summed_up()
+
+
+def _read_text(text: str) -> tuple[Sheet | None, _Problems]:
+    problems = _Problems()
     header: dict[str, tuple[str, int]] = {}
     grid: list[tuple[int, str]] = []  # (line number, compact symbols)
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -895,7 +862,7 @@ def _read(text: str) -> tuple[Sheet | None, list[Problem]]:
         else:
             key = "ruins" if problem.code == "ruins" else "coins"
             problems.append(problem._replace(line=header[key][1] if key in header else None))
-    if len(problems) > before:
+    if any(p.fatal for p in problems[before:]):
         return None, problems
     if side != CUSTOM:
         ruins = printed_side(side).ruins
@@ -904,7 +871,7 @@ def _read(text: str) -> tuple[Sheet | None, list[Problem]]:
     return sheet, problems
 
 
-def _read_header(header: dict[str, tuple[str, int]], problems: list[Problem]) -> tuple[dict[str, Any], bool]:
+def _read_header(header: dict[str, tuple[str, int]], problems: _Problems) -> tuple[dict[str, Any], bool]:
     fields: dict[str, Any] = {"side": "A", "coins": 0, "spent": 0, "ruins": frozenset(), "stars": frozenset()}
     ok = True
     for key, (value, number) in header.items():
@@ -914,8 +881,10 @@ def _read_header(header: dict[str, tuple[str, int]], problems: list[Problem]) ->
                     raise SheetError(f"side {value!r} is not one of {', '.join(SIDE_NAMES)}")
                 fields[key] = printed_side(value).name
             elif key in ("coins", "spent"):
-                if not re.fullmatch(r"\d+", value):
-                    raise SheetError(f"{key} {value!r} is not a whole number 0..{COIN_TRACK}")
+                # at most two digits: 0..14 needs no more, and int() of thousands of digits raises
+                if not re.fullmatch(r"0*\d{1,2}", value):
+                    shown = value if len(value) <= 20 else value[:17] + "..."
+                    raise SheetError(f"{key} {shown!r} is not a whole number 0..{COIN_TRACK}")
                 fields[key] = int(value)
                 if fields[key] > COIN_TRACK:
                     raise SheetError(f"{key} is {value}, expected 0..{COIN_TRACK}")

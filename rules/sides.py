@@ -18,14 +18,9 @@ from functools import cache
 from importlib import resources
 
 from rules.errors import SheetError
+from rules.grid import CUSTOM, SIDE_NAMES, Cell, parse_label
 
-__all__ = ["CUSTOM", "PRINTED_SIDES", "SIDE_NAMES", "PrintedSide", "printed_side"]
-
-CUSTOM = "custom"
-PRINTED_SIDES = ("A", "B", "C", "D")
-SIDE_NAMES = (*PRINTED_SIDES, CUSTOM)
-
-Cell = tuple[int, int]
+__all__ = ["PrintedSide", "printed_side"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,11 +56,6 @@ class PrintedSide:
         return "low" in self.confidence.values()
 
 
-def _label_to_cell(label: str) -> Cell:
-    # Local copy of the label rule to keep this module free of an import cycle with sheet.py.
-    return ord(label[0]) - ord("A"), int(label[1:]) - 1
-
-
 @cache
 def _load() -> dict[str, PrintedSide]:
     raw = json.loads(resources.files("rules").joinpath("data/sides.json").read_text(encoding="utf-8"))
@@ -75,9 +65,9 @@ def _load() -> dict[str, PrintedSide]:
             name=name,
             title=entry["name"],
             game=entry["game"],
-            mountains=frozenset(map(_label_to_cell, entry["mountains"])),
-            wasteland=frozenset(map(_label_to_cell, entry["wasteland"])),
-            ruins=frozenset(map(_label_to_cell, entry["ruins"])),
+            mountains=frozenset(map(parse_label, entry["mountains"])),
+            wasteland=frozenset(map(parse_label, entry["wasteland"])),
+            ruins=frozenset(map(parse_label, entry["ruins"])),
             confidence=dict(entry["confidence"]),
         )
     sides[CUSTOM] = PrintedSide(

@@ -1,20 +1,49 @@
-"""The scanner: find the sheet in a photo, square it up, know its side and orientation, cut it up.
+"""The scanner: find the sheet in a photo, square it up, know its side and orientation, cut it up, read it.
 
 Stages (each a pure function; expected failures are returned as a falsy :class:`Failure`)::
 
     load_image(path)            -> ndarray | Failure
     locate_sheet(image)         -> Location | Failure
     locate_from_corners(image, corners) -> Location | Failure
-    rectify(image, corners)     -> canonical ndarray
+    rectify.rectify(image, corners) -> canonical ndarray
     cell_patches / coin_patches / edge_strips (canonical) -> arrays
+    read_photo(path) / read_image(array) -> Reading | Failure   (all of the above, then the classifier)
+
+The names are imported on first use (PEP 562), so that ``import scanner`` (and a command that never
+reads a photo) does not pay for OpenCV, onnxruntime and the locator.  ``rectify`` is not among them:
+``scanner.rectify`` is its module (a lazy name cannot shadow a submodule once that is imported).
 """
 
-from scanner.failure import REASONS, Failure
-from scanner.load import load_image
-from scanner.locate import Location, locate_from_corners, locate_sheet
-from scanner.orient import Orientation, judge
-from scanner.rectify import rectify
-from scanner.sample import EdgeStrips, cell_patches, coin_patches, edge_strips
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from scanner.failure import REASONS, Failure
+    from scanner.load import load_image
+    from scanner.locate import Location, locate_from_corners, locate_sheet
+    from scanner.orient import Orientation, judge
+    from scanner.pipeline import Reading, read_image, read_photo
+    from scanner.sample import EdgeStrips, cell_patches, coin_patches, edge_strips
+
+_WHERE = {
+    "REASONS": "failure",
+    "Failure": "failure",
+    "load_image": "load",
+    "Location": "locate",
+    "locate_from_corners": "locate",
+    "locate_sheet": "locate",
+    "Orientation": "orient",
+    "judge": "orient",
+    "Reading": "pipeline",
+    "read_image": "pipeline",
+    "read_photo": "pipeline",
+    "EdgeStrips": "sample",
+    "cell_patches": "sample",
+    "coin_patches": "sample",
+    "edge_strips": "sample",
+}
 
 __all__ = [
     "REASONS",
@@ -22,6 +51,7 @@ __all__ = [
     "Failure",
     "Location",
     "Orientation",
+    "Reading",
     "cell_patches",
     "coin_patches",
     "edge_strips",
@@ -29,5 +59,16 @@ __all__ = [
     "load_image",
     "locate_from_corners",
     "locate_sheet",
-    "rectify",
+    "read_image",
+    "read_photo",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module 'scanner' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"scanner.{_WHERE[name]}"), name)
+
+
+def __dir__() -> list[str]:
+    return __all__

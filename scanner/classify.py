@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rules.grid import cell_label
 from rules.sides import printed_side
 from scanner.constants import (
     ADAPT_DEFAULT,
@@ -37,6 +38,7 @@ from scanner.decode import (
     crowded_track,
     decode_coin_track,
     hero_evidence,
+    look_alike_groups,
     overrule_print,
     ruins_only,
     unseen_marks,
@@ -58,7 +60,8 @@ class SheetReading:
     """What the classifier read on one sheet.
 
     ``probabilities`` is (11, 11, 8) over :data:`TERRAIN_CLASSES` (printed cells one-hot on their
-    printed class, shown as mountain/wasteland in ``grid``); ``confidence`` is (11, 11).
+    printed class, shown as mountain/wasteland in ``grid``); ``confidence`` is (11, 11); ``groups``
+    are the cells drawn alike (:func:`scanner.decode.look_alike_groups`) as (row, col) tuples.
     """
 
     side: str
@@ -74,10 +77,7 @@ class SheetReading:
     outlines: dict[str, np.ndarray] = field(default_factory=dict)
     doubtful: tuple[str, ...] = ()
     doubtful_coins: tuple[int, ...] = ()
-
-
-def label(r: int, c: int) -> str:
-    return f"{chr(ord('A') + r)}{c + 1}"
+    groups: tuple[tuple[tuple[int, int], ...], ...] = ()
 
 
 def classify_cells(models: Models, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -141,8 +141,9 @@ def classify_sheet(
     drawable = np.ones(121, bool)
     for r, c in printed.mountains | printed.wasteland:
         drawable[r * 11 + c] = False
+    groups = look_alike_groups(features, drawable) if adapt else ()
     if adapt:
-        probs = adapt_to_sheet(probs, features, drawable)
+        probs = adapt_to_sheet(probs, features, drawable, groups=groups)
     outlines = {}
     if edge_strips is not None:
         for key, strips in edge_strips.items():
@@ -170,7 +171,7 @@ def classify_sheet(
             rows[r][c], conf[i] = "-", 1.0
         elif unsure_cells[i]:
             rows[r][c] = "?"
-            doubtful.append(label(r, c))
+            doubtful.append(cell_label((r, c)))
         else:
             rows[r][c] = TERRAIN_SYMBOLS[best[i]]
     if decode:
@@ -210,4 +211,5 @@ def classify_sheet(
         outlines=outlines,
         doubtful=tuple(doubtful),
         doubtful_coins=doubtful_coins,
+        groups=tuple(tuple(divmod(i, 11) for i in group) for group in groups),
     )

@@ -42,6 +42,9 @@ line lies well inside it even when the player draws a little off the line."""
 MAX_PIXELS = 64_000_000
 """Refuse images above 64 MP before decoding: 3x the largest phone sensors in common use (~50 MP
 modes are 8160 x 6120 = 50 MP) and a bound on decode memory (192 MB of BGR)."""
+MAX_FILE_BYTES = 128 * 1024 * 1024
+"""Refuse photo files above 128 MiB before reading them whole: a 50 MP phone JPEG is ~25 MB, a 64 MP
+PNG of a scan at most ~190 MB uncompressed but far less compressed (a bound on read memory)."""
 
 # --- locate ------------------------------------------------------------------------------------------
 LOCATE_SIDE = 960
@@ -318,3 +321,67 @@ ALTERNATIVE_PROBABILITY = 0.02
 """Calibrated probability from which a class counts as a plausible reading of a ``?`` cell (scored when
 checking whether the unsure cells can change the score): low, since a missed reading could hide a
 different score, yet it leaves most unsure cells with two or three readings."""
+
+# --- track (following the grid from frame to frame, scanner.track) ----------------------------------
+TRACK_POINTS = 160
+"""Points followed at most: goodFeaturesToTrack corners of the grid, its frame and coin track (grid line
+crossings, drawn strokes); 160 keep a homography fit robust to a hand covering half of them while
+Lucas-Kanade on one core stays at ~2 ms per 720p frame."""
+
+TRACK_REGION = (-0.6, -0.6, 11.6, 13.2)
+"""Area (x0, y0, x1, y1 in cells) whose points are followed: the grid, its frame line and the coin
+track below it (y up to 12.7), all flat printed paper that moves with the grid."""
+
+TRACK_WINDOW = 15
+"""Lucas-Kanade window side in px: half a cell or more at 720p (25-35 px per cell); 21 cost 30 % more
+with no gain in corner error on the synthetic videos."""
+
+TRACK_LEVELS = 3
+"""Pyramid levels of Lucas-Kanade: 2^3 x the window (120 px) handles the ~60 px a sheet moves between frames
+when it is slid across the table."""
+
+TRACK_FB_PX = 1.0
+"""Largest forward-backward error (px) of a followed point: points that do not come back to where
+they started (on the hand's edge, on glare) are dropped."""
+
+TRACK_RANSAC_PX = 2.0
+"""RANSAC reprojection threshold in px of the cell-to-frame homography fit."""
+
+TRACK_MIN_POINTS = 24
+"""Fewer inliers than this and the grid counts as lost: the locator searches the frame again."""
+
+TRACK_MIN_SHARE = 0.4
+"""... or fewer than this share of the followed points agree with the homography."""
+
+TRACK_RESEED = 0.6
+"""New points are found once fewer than this share of :data:`TRACK_POINTS` remain (a hand covered
+them, they slid off a fold...); they are tied to the sheet through the current homography."""
+
+TRACK_MAX_JUMP = 0.35
+"""Largest change of the grid's size (relative) or position (in cells) in one frame before the track
+counts as lost: a homography that leaps was fitted to the hand, not to the paper."""
+
+TRACK_CHECK_PPC = 16
+"""Pixels per cell of the small top-down warp that checks the followed grid against its printed
+lines (:func:`scanner.track.misalignment`)."""
+
+TRACK_DRIFT = 0.12
+"""Misalignment (cells) of the followed grid from its printed lines above which it is snapped back
+to the print (``locate_from_corners``); the locator's refinement takes up to 0.3 cell."""
+
+TRACK_CHECK_EVERY = 5
+"""Frames between checks of the followed grid against the print."""
+
+STEADY_MOTION = 0.03
+"""Largest mean corner motion (cells per frame) over :data:`STEADY_FRAMES` frames of a steady sheet:
+a followed sheet at rest jitters by 0.005-0.02 cell per frame on the synthetic videos (the far
+corners of a homography fitted to noisy points), one being slid moves 0.15-0.7; at 0.03 cell per
+frame a 1/30 s exposure smears a pencil stroke by under a pixel at 720p."""
+
+STEADY_FRAMES = 5
+"""Frames the sheet must hold still before it is read."""
+
+TRACK_SIDE = 700
+"""Long side in px at most of the grey frame points are followed in (halved with ``cv2.pyrDown``):
+a 720p frame is followed at 640x360, where a cell still spans 12-18 px; Lucas-Kanade rebuilds its
+pyramids on every call, which at full 720p cost more than following the points."""

@@ -12,6 +12,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scanner.files import write_atomic
+
 DebugSink = Callable[[str, np.ndarray], None]
 
 
@@ -43,6 +45,8 @@ def png_writer(directory: str | Path) -> DebugSink:
         if img.dtype != np.uint8:
             img = np.clip(np.nan_to_num(img.astype(np.float64)) * 255.0, 0, 255).astype(np.uint8)
         counter[0] += 1
-        cv2.imwrite(str(out / f"{counter[0]:02d}_{name}.png"), img)
+        ok, png = cv2.imencode(".png", img)
+        if ok:  # written whole through a rename: a link planted at the name is replaced, not followed
+            write_atomic(out / f"{counter[0]:02d}_{name}.png", png.tobytes())
 
     return sink

@@ -26,8 +26,6 @@ from collections.abc import Iterable
 from functools import cache
 
 import numpy as np
-from scipy.cluster.hierarchy import fcluster, linkage
-from scipy.ndimage import gaussian_filter
 
 from rules.shapes import HEROES
 from scanner.constants import (
@@ -56,6 +54,7 @@ from scanner.constants import (
     STAR_HERO_PROBABILITY,
     TERRAIN_CLASSES,
 )
+from scanner.numeric import average_linkage_groups, gaussian_blur
 
 __all__ = [
     "adapt_to_sheet",
@@ -67,6 +66,7 @@ __all__ = [
     "crowded_track",
     "decode_coin_track",
     "hero_evidence",
+    "look_alike_groups",
     "look_alikes",
     "overrule_print",
     "ruins_only",
@@ -97,13 +97,34 @@ def look_alikes(features: np.ndarray, distance: float = CLUSTER_DISTANCE) -> np.
     Returns
     -------
     (N,) int
-        A group number per cell (1-based, as SciPy numbers clusters); all ones for fewer than 2 cells.
+        A group number per cell (1-based); all ones for fewer than 2 cells.
     """
     n = len(features)
     if n < 2:
         return np.ones(n, int)
     f = _unit(features)
-    return np.asarray(fcluster(linkage(f, "average", metric="cosine"), distance, "distance"), int)
+    return average_linkage_groups(f, distance)
+
+
+def look_alike_groups(
+    features: np.ndarray, drawable: np.ndarray, distance: float = CLUSTER_DISTANCE
+) -> tuple[tuple[int, ...], ...]:
+    """The sheet's groups of two or more drawable cells drawn alike (:func:`look_alikes`).
+
+    Parameters
+    ----------
+    features : (N, D) float; drawable : (N,) bool.
+
+    Returns
+    -------
+    tuple of tuples of indices into the N cells, each group ascending, groups by their first cell.
+    """
+    idx = np.flatnonzero(drawable)
+    if idx.size < 2:
+        return ()
+    numbers = look_alikes(features[idx], distance)
+    groups = (tuple(int(i) for i in idx[numbers == g]) for g in np.unique(numbers))
+    return tuple(sorted(g for g in groups if len(g) >= 2))
 
 
 def adapt_to_sheet(
@@ -111,6 +132,7 @@ def adapt_to_sheet(
     features: np.ndarray,
     drawable: np.ndarray,
     *,
+    groups: tuple[tuple[int, ...], ...] | None = None,
     distance: float = CLUSTER_DISTANCE,
     weight: float = PEER_WEIGHT,
     temperature: float = ADAPT_TEMPERATURE,
@@ -125,27 +147,24 @@ def adapt_to_sheet(
     Parameters
     ----------
     probs : (N, C) calibrated probabilities; features : (N, D); drawable : (N,) bool.
+    groups : the look-alike groups when already made (:func:`look_alike_groups`).
 
     Returns
     -------
     (N, C) probabilities (rows sum to one).
     """
     out = probs.copy()
-    idx = np.flatnonzero(drawable)
-    if idx.size < 2:
-        return out
-    groups = look_alikes(features[idx], distance)
-    logp = np.log(np.maximum(probs[idx], LOG_FLOOR))
-    for g in np.unique(groups):
-        members = np.flatnonzero(groups == g)
-        if members.size < 2:
-            continue
-        total = logp[members].sum(axis=0)
-        peers = (total[None, :] - logp[members]) / (members.size - 1)
-        z = (logp[members] + weight * peers) / temperature
+    if groups is None:
+        groups = look_alike_groups(features, drawable, distance)
+    for group in groups:
+        members = np.asarray(group)
+        logp = np.log(np.maximum(probs[members], LOG_FLOOR))
+        total = logp.sum(axis=0)
+        peers = (total[None, :] - logp) / (members.size - 1)
+        z = (logp + weight * peers) / temperature
         z -= z.max(axis=1, keepdims=True)
         e = np.exp(z)
-        out[idx[members]] = e / e.sum(axis=1, keepdims=True)
+        out[members] = e / e.sum(axis=1, keepdims=True)
     return out
 
 
@@ -337,7 +356,7 @@ def coin_paper(
     outside = ~_disc(x.shape[1], disc)
     paper = np.percentile(x[:, outside], percentile, axis=1)  # (N, 3)
     x /= np.maximum(paper, 8.0)[:, None, None, :]
-    return np.asarray(gaussian_filter(x, (0, blur, blur, 0)), np.float32) if blur > 0 else x
+    return gaussian_blur(x, blur, (1, 2)) if blur > 0 else x
 
 
 def coin_ink(

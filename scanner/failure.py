@@ -5,9 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Reason = Literal["unreadable", "too_large", "no_sheet", "too_small", "too_blurred", "cut_off"]
+Reason = Literal["unreadable", "too_large", "no_sheet", "too_small", "too_blurred", "cut_off", "lost"]
 
-REASONS: tuple[Reason, ...] = ("unreadable", "too_large", "no_sheet", "too_small", "too_blurred", "cut_off")
+#: ``lost``: a followed sheet could not be followed into the next frame (``scanner.track``).
+REASONS: tuple[Reason, ...] = (
+    "unreadable", "too_large", "no_sheet", "too_small", "too_blurred", "cut_off", "lost"
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,8 +13,7 @@ from importlib import resources
 
 import numpy as np
 
-GRID_SIZE = 11
-COIN_COUNT = 14
+from rules.grid import COIN_TRACK, SIZE
 
 
 @dataclass(frozen=True)
@@ -38,13 +37,13 @@ class Geometry:
 
     def coin_centers(self) -> np.ndarray:
         """Centres of the 14 coin circles, shape (14, 2), as (x, y) in cell units."""
-        xs = self.coin_x0 + self.coin_dx * np.arange(COIN_COUNT)
-        return np.stack([xs, np.full(COIN_COUNT, self.coin_y)], axis=1)
+        xs = self.coin_x0 + self.coin_dx * np.arange(COIN_TRACK)
+        return np.stack([xs, np.full(COIN_TRACK, self.coin_y)], axis=1)
 
     @staticmethod
     def grid_corners() -> np.ndarray:
         """The grid's outer corners A1, A11, K11, K1 (clockwise from top-left), shape (4, 2)."""
-        n = float(GRID_SIZE)
+        n = float(SIZE)
         return np.array([[0.0, 0.0], [n, 0.0], [n, n], [0.0, n]])
 
 

@@ -102,6 +102,7 @@ def load_models(directory: str | Path | None = None, *, threads: int = 1) -> Mod
         entries = manifest["models"]
     except (OSError, ValueError, KeyError) as exc:
         raise ModelError(f"cannot read the model manifest {d / MANIFEST}: {exc}") from None
+    ort.disable_telemetry_events()  # onnxruntime queues a usage event per session unless told not to
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1

@@ -14,11 +14,12 @@ from functools import cache
 import cv2
 import numpy as np
 
+from rules.grid import PRINTED_SIDES, SIZE
 from scanner.constants import CANON_MARGIN, COIN_WEIGHT, MIN_SHEET_SCORE, MOUNTAIN_WEIGHT, ORIENT_PPC
 from scanner.failure import Failure
-from scanner.geometry import GRID_SIZE, geometry
+from scanner.geometry import geometry
 
-SIDES = ("A", "B", "C", "D")
+SIDES = PRINTED_SIDES  # the sides the locator tells apart, in its score tables' order
 
 _CELL_Z_CLIP = (-3.0, 8.0)  # one odd cell (a glare spot, a thick drawing) must not decide a side
 _SPREAD_FLOOR = 0.02  # ink-fraction spread floor: a blank grid has none, and z must not explode
@@ -112,7 +113,7 @@ def cell_features(
     unsat = low / np.maximum(value, 1.0)
     grey_dark = np.clip(1.0 - value / paper, 0.0, 1.0) * unsat
     strokes = ((value < _STROKE * paper) & (unsat > 1.0 - _STROKE_SAT)).astype(np.float32)
-    o, p, n = round(margin * ppc), round(ppc), GRID_SIZE
+    o, p, n = round(margin * ppc), round(ppc), SIZE
     inset = max(1, p // 5)
 
     def per_cell(plane: np.ndarray) -> np.ndarray:

@@ -23,8 +23,9 @@ from functools import cache
 
 import numpy as np
 
+from rules.grid import clusters_of
 from rules.shapes import AMBUSH, EXPLORE, Shape, normalise, orientations
-from rules.sheet import Terrain, clusters_of
+from rules.sheet import Terrain
 from scanner.constants import LOG_FLOOR, OUTLINE_THRESHOLD, PIECE_FLOOR, PIECE_WEIGHT, TERRAIN_SYMBOLS
 
 __all__ = ["find_pieces", "piece_evidence", "shape_terrains"]

@@ -1,26 +1,24 @@
 """Photo in, reading out: load -> locate (or given corners) -> rectify -> sample -> classify.
 
-:func:`read_photo` returns a :class:`Reading` or a falsy :class:`scanner.failure.Failure`.
-:func:`sheet_from_photo` is what ``cartoscan score`` uses on a photo: it raises :class:`PhotoError`
-(one readable line) when the photo cannot be read or holds cells read as ``?``.
-:func:`photo_sheet` does the same for given scoring cards, but scores the most likely reading when its
-``?`` cells cannot change that score (:func:`rules.doubt.score_spread`).
+:func:`read_photo` (a file) and :func:`read_image` (an image already in memory, e.g. a camera frame or
+an upload) return a :class:`Reading` or a falsy :class:`scanner.failure.Failure`.  Whether a reading
+with doubts may be scored is not the scanner's business: :attr:`Reading.uncertain` hands it to
+:func:`rules.policy.decide`, the one scoring policy of every front end.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from rules import Cell, Sheet, Terrain
-from rules.doubt import Spread, TooManyReadings, score_spread
-from rules.season import Season
-from scanner.classify import TERRAIN_SYMBOLS, Models, SheetReading, classify_sheet, label
+from rules import Cell, Sheet, Terrain, cell_label, cells_label
+from scanner.classify import TERRAIN_SYMBOLS, Models, SheetReading, classify_sheet
 from scanner.constants import ALTERNATIVE_PROBABILITY
 from scanner.debug import DebugSink, emit
 from scanner.failure import Failure
@@ -28,37 +26,16 @@ from scanner.load import load_image
 from scanner.rectify import rectify
 from scanner.sample import cell_patches, coin_patches, edge_strips
 
+if TYPE_CHECKING:
+    from rules.policy import UncertainSheet
+
 __all__ = [
-    "DoubtfulError",
-    "PhotoError",
-    "PhotoSheet",
     "Reading",
     "alternatives_of",
     "parse_corners",
-    "photo_sheet",
+    "read_image",
     "read_photo",
-    "sheet_from_photo",
 ]
-
-
-class PhotoError(ValueError):
-    """A photo could not be turned into a sheet; the message is one line for a person."""
-
-    def __init__(self, message: str, reason: str = "unreadable") -> None:
-        super().__init__(message)
-        self.reason = reason
-
-
-class DoubtfulError(PhotoError):
-    """The photo was read, but some cells are ``?`` (listed in :attr:`cells`), or the locator doubts
-    its side or A1 corner, or some coins are unsure (then :attr:`cells` is empty).  :attr:`spread` is
-    what the readings of those cells would score, when :func:`photo_sheet` could work it out (else
-    None)."""
-
-    def __init__(self, message: str, cells: tuple[str, ...], spread: Spread | None = None) -> None:
-        super().__init__(message, "doubtful")
-        self.cells = cells
-        self.spread = spread
 
 
 @dataclass(frozen=True)
@@ -90,6 +67,12 @@ class Reading:
         cells.
     alternatives : Mapping[(row, col), tuple of Terrain]
         Each ``?`` cell's plausible readings, most likely first (see :func:`alternatives_of`).
+    groups : tuple of tuples of (row, col)
+        The drawable cells drawn alike, two or more per group (the reader pools their evidence), so
+        that a person fixing one cell can fix the cells drawn like it at once.
+    canonical : (H, W, 3) uint8 or None
+        The rectified top-down image the cells were read from (:func:`scanner.rectify.rectify`), for
+        overlays; not part of the JSON.
     """
 
     sheet: Sheet
@@ -104,6 +87,8 @@ class Reading:
     timings: dict[str, float] = field(default_factory=dict)
     probabilities: np.ndarray | None = None
     doubts: tuple[str, ...] = ()
+    groups: tuple[tuple[Cell, ...], ...] = ()
+    canonical: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def side(self) -> str:
@@ -128,6 +113,14 @@ class Reading:
             return {cell: (self.guess[cell],) for cell in cells}
         return alternatives_of(self.probabilities, cells)
 
+    @property
+    def uncertain(self) -> UncertainSheet:
+        """The reading as :func:`rules.policy.decide` weighs it: the guess, each ``?`` cell's plausible
+        terrains and the whole-sheet doubts (side, A1 corner, coins)."""
+        from rules.policy import UncertainSheet  # the policy and its cards only when asked
+
+        return UncertainSheet(self.guess, self.alternatives, self.doubts)
+
     def to_json(self) -> dict[str, Any]:
         """The CONTRACT §3 ``scan`` object plus this project's extra fields."""
         return {
@@ -135,12 +128,12 @@ class Reading:
             "grid": list(self.sheet.rows),
             "coins": self.coins,
             "spent": self.spent,
-            "stars": sorted(label(r, c) for r, c in self.stars),
+            "stars": cells_label(self.stars).split(),
             "confidence": [[round(float(v), 4) for v in row] for row in self.confidence],
             "orientation": self.orientation,
             "doubtful": list(self.doubtful),
             "alternatives": {
-                label(r, c): "".join(alts) for (r, c), alts in self.alternatives.items()
+                cell_label(cell): "".join(alts) for cell, alts in self.alternatives.items()
             },
             "warnings": list(self.doubts),
             "doubtful_coins": [i + 1 for i in self.doubtful_coins],
@@ -149,6 +142,7 @@ class Reading:
                 k: [[round(float(v), 3) for v in row] for row in a] for k, a in self.outlines.items()
             },
             "timings_ms": {k: round(v * 1000, 1) for k, v in self.timings.items()},
+            "groups": [[cell_label(cell) for cell in group] for group in self.groups],
         }
 
 
@@ -169,6 +163,8 @@ def parse_corners(text: str) -> np.ndarray:
         raise ValueError(
             f"--corners wants eight numbers x1,y1,...,x4,y4 (A1, A11, K11, K1), not {len(values)}"
         )
+    if not all(math.isfinite(v) for v in values):
+        raise ValueError("--corners wants eight finite numbers (no nan or inf)")
     return np.asarray(values, dtype=np.float64).reshape(4, 2)
 
 
@@ -180,28 +176,52 @@ def read_photo(
     debug: DebugSink | None = None,
     models: Models | None = None,
 ) -> Reading | Failure:
-    """Read one photo of a map sheet.
-
-    Parameters
-    ----------
-    path : photo file.
-    corners : (4, 2), optional
-        Grid corners A1, A11, K11, K1 in photo px, instead of searching the photo; they are still
-        snapped to the printed lines, and side and orientation are read from the print.
-    side : ``"A"``..``"D"``, optional; overrides the side the locator found.
-    debug : optional sink for intermediate images.
+    """Read one photo file of a map sheet: :func:`scanner.load.load_image`, then :func:`read_image`.
 
     Returns
     -------
-    Reading, or a falsy Failure (``unreadable``, ``no_sheet``, ...).
+    Reading, or a falsy Failure (``unreadable``, ``too_large``, ``no_sheet``, ...).
     """
-    timings: dict[str, float] = {}
     t = time.perf_counter()
     image = load_image(path)
-    timings["load"] = time.perf_counter() - t
     if isinstance(image, Failure):
         return image
+    load = time.perf_counter() - t
+    return read_image(image, corners=corners, side=side, debug=debug, models=models, timings={"load": load})
+
+
+def read_image(
+    image: np.ndarray,
+    *,
+    corners: np.ndarray | None = None,
+    side: str | None = None,
+    debug: DebugSink | None = None,
+    models: Models | None = None,
+    timings: dict[str, float] | None = None,
+) -> Reading | Failure:
+    """Read a map sheet from an image in memory (a camera frame, an upload).
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 BGR, upright as the camera saw it (EXIF already applied).
+    corners : (4, 2), optional
+        Grid corners A1, A11, K11, K1 in image px, instead of searching the image; they are still
+        snapped to the printed lines, and side and orientation are read from the print.
+    side : ``"A"``..``"D"``, optional; overrides the side the locator found.
+    debug : optional sink for intermediate images.
+    models : optional loaded models (default: the committed ones, loaded once).
+    timings : optional seconds already spent (e.g. ``{"load": ...}``); the stages' are added.
+
+    Returns
+    -------
+    Reading, or a falsy Failure (``no_sheet``, ``too_small``, ``cut_off``, ...).
+    """
+    timings = dict(timings or {})
     t = time.perf_counter()
+    if image.ndim == 2:  # a grey frame or scan: the stages want three channels
+        image = np.repeat(image[:, :, None], 3, axis=2)
+    if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 2:
+        return Failure("unreadable", f"not a BGR uint8 image (shape {image.shape}, dtype {image.dtype})")
     h, w = image.shape[:2]
     if corners is not None:
         given = np.asarray(corners, dtype=np.float64)
@@ -240,7 +260,7 @@ def read_photo(
         emit(debug, "reading", overlay(canonical, reading))
     # A side given by hand settles the side; the A1 corner can only be settled by the print.
     doubts = tuple(d for d in location.doubts() if not (side and d.startswith("printed side")))
-    return assemble(reading, found, orientation, timings, doubts)
+    return assemble(reading, found, orientation, timings, doubts, canonical=canonical)
 
 
 def assemble(
@@ -249,6 +269,8 @@ def assemble(
     orientation: int,
     timings: dict[str, float],
     doubts: tuple[str, ...] = (),
+    *,
+    canonical: np.ndarray | None = None,
 ) -> Reading:
     """Turn the classifier's reading into a :class:`Reading` with its rules.Sheet.
 
@@ -279,6 +301,8 @@ def assemble(
         timings=timings,
         probabilities=reading.probabilities,
         doubts=doubts,
+        groups=reading.groups,
+        canonical=canonical,
     )
 
 
@@ -320,114 +344,3 @@ def overlay(canonical: np.ndarray, reading: SheetReading) -> np.ndarray:
             pos = (o + c * CANON_PPC + 4, o + r * CANON_PPC + 16)
             cv2.putText(out, ch, pos, cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 1, cv2.LINE_AA)
     return out
-
-
-def _reading(path: str | Path, corners: np.ndarray | None) -> Reading:
-    result = read_photo(path, corners=corners)
-    if isinstance(result, Failure):
-        raise PhotoError(f"{path}: {result.message}", result.reason)
-    return result
-
-
-def _refuse_doubts(path: str | Path, reading: Reading) -> None:
-    if reading.doubts:
-        raise DoubtfulError(
-            f"{path}: {'; '.join(reading.doubts)}; check with 'cartoscan scan {path}' "
-            "or pass --allow-doubtful to score the most likely reading",
-            (),
-        )
-
-
-def _doubtful_error(path: str | Path, reading: Reading, spread: Spread | None = None) -> DoubtfulError:
-    cells = ", ".join(reading.doubtful)
-    stake = f"; {spread.describe()}" if spread is not None else ""
-    return DoubtfulError(
-        f"{path}: {len(reading.doubtful)} cell(s) could not be read with confidence ({cells}){stake}; run "
-        f"'cartoscan scan {path} > map.sheet', fix the '?' cells and score map.sheet, "
-        "or pass --allow-doubtful to score the most likely reading",
-        reading.doubtful,
-        spread,
-    )
-
-
-def sheet_from_photo(
-    path: str | Path, *, allow_doubtful: bool = False, corners: np.ndarray | None = None
-) -> Sheet:
-    """The sheet to score from a photo.
-
-    Raises
-    ------
-    PhotoError
-        The photo is unreadable or shows no sheet (``reason`` says which).
-    DoubtfulError
-        Some cells are ``?``, or the reading has doubts (the locator's side or A1 corner, unsure
-        coins), and ``allow_doubtful`` is False; with it, the most likely reading is used.
-    """
-    reading = _reading(path, corners)
-    if allow_doubtful:
-        return reading.guess
-    _refuse_doubts(path, reading)
-    if reading.doubtful:
-        raise _doubtful_error(path, reading)
-    return reading.sheet
-
-
-@dataclass(frozen=True)
-class PhotoSheet:
-    """The sheet to score from a photo, with what was settled about its unsure cells.
-
-    Attributes
-    ----------
-    sheet : rules.Sheet
-        What to score (no ``?``).
-    reading : Reading
-        The whole reading it came from.
-    spread : Spread or None
-        Set when the reading had ``?`` cells that cannot change the score (``spread.certain``);
-        None when there were none, or with ``allow_doubtful`` (the guess is scored unchecked).
-    """
-
-    sheet: Sheet
-    reading: Reading
-    spread: Spread | None = None
-
-    @property
-    def settled(self) -> tuple[str, ...]:
-        """Labels of the unsure cells shown not to change the score (empty when none)."""
-        return self.reading.doubtful if self.spread is not None else ()
-
-
-def photo_sheet(
-    path: str | Path,
-    cards: Sequence[Any],
-    season: Season | str | None = None,
-    *,
-    allow_doubtful: bool = False,
-    corners: np.ndarray | None = None,
-) -> PhotoSheet:
-    """Like :func:`sheet_from_photo` for these scoring `cards` (and `season`): a reading whose ``?``
-    cells cannot change their score is scored as its most likely reading instead of refused.
-
-    Raises
-    ------
-    PhotoError
-        The photo is unreadable or shows no sheet.
-    DoubtfulError
-        The reading has doubts (side, A1 corner, coins), or the ``?`` cells could change the score (its
-        :attr:`~DoubtfulError.spread` says how much) or allow too many readings to check; never with
-        ``allow_doubtful``.
-    rules.SheetError
-        The cards do not fit (given twice; not four with a season).
-    """
-    reading = _reading(path, corners)
-    if allow_doubtful:
-        return PhotoSheet(reading.guess, reading)
-    _refuse_doubts(path, reading)
-    if not reading.doubtful:
-        return PhotoSheet(reading.sheet, reading)
-    spread = score_spread(reading.guess, reading.alternatives, cards, season)
-    if isinstance(spread, TooManyReadings):
-        raise _doubtful_error(path, reading)
-    if not spread.certain:
-        raise _doubtful_error(path, reading, spread)
-    return PhotoSheet(reading.guess, reading, spread)

@@ -10,8 +10,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from rules.grid import SIZE
 from scanner.constants import CANON_MARGIN, CANON_PPC
-from scanner.geometry import GRID_SIZE, Geometry
+from scanner.geometry import Geometry
 
 
 def grid_homography(corners: np.ndarray) -> np.ndarray:
@@ -38,7 +39,7 @@ def canon_matrix(ppc: float, margin: float) -> np.ndarray:
 
 def canon_size(ppc: float, margin: float) -> int:
     """Side in px of the (square) canonical image."""
-    return round((GRID_SIZE + 2 * margin) * ppc)
+    return round((SIZE + 2 * margin) * ppc)
 
 
 def apply_h(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -100,7 +101,7 @@ def _crossing_maps(
     # outside the grid the residual of the nearest edge is carried on (frame and coin track bend with
     # it).  The smooth residual is computed on a coarse lattice placed where cv2.resize puts its
     # samples, so enlarging it is exact bilinear interpolation.
-    n = GRID_SIZE
+    n = SIZE
     nodes = np.stack(np.meshgrid(np.arange(n + 1.0), np.arange(n + 1.0), indexing="xy"), axis=-1)
     resid = crossings - apply_h(h, nodes)  # (12, 12, 2) indexed [y, x]
     count = max(2, size // _MAP_STEP)

@@ -10,8 +10,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from rules.grid import COIN_TRACK, SIZE
 from scanner.constants import CANON_MARGIN, CANON_PPC, CELL_INSET, EDGE_ACROSS, EDGE_ALONG, PATCH
-from scanner.geometry import COIN_COUNT, GRID_SIZE, geometry
+from scanner.geometry import geometry
 from scanner.rectify import canon_size
 
 _ORIGIN = round(CANON_MARGIN * CANON_PPC)  # canonical px of the A1 corner
@@ -57,8 +58,8 @@ def cell_patches(canonical: np.ndarray) -> np.ndarray:
         ``[r, c]`` is cell ``(r, c)``, inset ``CELL_INSET`` px from its printed edges.
     """
     _check(canonical)
-    grid = canonical[_ORIGIN : _ORIGIN + GRID_SIZE * CANON_PPC, _ORIGIN : _ORIGIN + GRID_SIZE * CANON_PPC]
-    cells = grid.reshape(GRID_SIZE, CANON_PPC, GRID_SIZE, CANON_PPC, 3).transpose(0, 2, 1, 3, 4)
+    grid = canonical[_ORIGIN : _ORIGIN + SIZE * CANON_PPC, _ORIGIN : _ORIGIN + SIZE * CANON_PPC]
+    cells = grid.reshape(SIZE, CANON_PPC, SIZE, CANON_PPC, 3).transpose(0, 2, 1, 3, 4)
     return np.ascontiguousarray(cells[:, :, CELL_INSET : CELL_INSET + PATCH, CELL_INSET : CELL_INSET + PATCH])
 
 
@@ -78,7 +79,7 @@ def coin_patches(canonical: np.ndarray) -> np.ndarray:
     """
     _check(canonical)
     half = PATCH // 2
-    out = np.empty((COIN_COUNT, PATCH, PATCH, 3), dtype=np.uint8)
+    out = np.empty((COIN_TRACK, PATCH, PATCH, 3), dtype=np.uint8)
     for i, (x, y) in enumerate(np.rint(coin_centers_px()).astype(int)):
         out[i] = canonical[y - half : y + half, x - half : x + half]
     return out
@@ -96,15 +97,15 @@ def edge_strips(canonical: np.ndarray) -> EdgeStrips:
     p, o = CANON_PPC, _ORIGIN
     a0 = (p - EDGE_ALONG) // 2  # offset of the strip along its edge, from the cell corner
     h = EDGE_ACROSS // 2
-    vert = np.empty((GRID_SIZE, GRID_SIZE - 1, EDGE_ACROSS, EDGE_ALONG, 3), dtype=np.uint8)
-    horiz = np.empty((GRID_SIZE - 1, GRID_SIZE, EDGE_ACROSS, EDGE_ALONG, 3), dtype=np.uint8)
-    for r in range(GRID_SIZE):
-        for c in range(GRID_SIZE - 1):
+    vert = np.empty((SIZE, SIZE - 1, EDGE_ACROSS, EDGE_ALONG, 3), dtype=np.uint8)
+    horiz = np.empty((SIZE - 1, SIZE, EDGE_ACROSS, EDGE_ALONG, 3), dtype=np.uint8)
+    for r in range(SIZE):
+        for c in range(SIZE - 1):
             x = o + (c + 1) * p
             y = o + r * p + a0
             vert[r, c] = canonical[y : y + EDGE_ALONG, x - h : x + h].transpose(1, 0, 2)
-    for r in range(GRID_SIZE - 1):
-        for c in range(GRID_SIZE):
+    for r in range(SIZE - 1):
+        for c in range(SIZE):
             y = o + (r + 1) * p
             x = o + c * p + a0
             horiz[r, c] = canonical[y - h : y + h, x : x + EDGE_ALONG]

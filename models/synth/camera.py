@@ -15,7 +15,8 @@ import cv2
 import numpy as np
 
 from models.synth import scene
-from scanner.geometry import GRID_SIZE, geometry
+from rules.grid import SIZE as GRID_SIZE
+from scanner.geometry import geometry
 
 
 class PageLike(Protocol):

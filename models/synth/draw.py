@@ -18,9 +18,10 @@ from models.synth.icons import circle_path, ellipse, icon_paths, varied_icon
 from models.synth.ink import Layout
 from models.synth.strokes import Canvas, Layer, clip_segment, jitter_path
 from models.synth.style import DrawStyle, Hand, TerrainLook
-from scanner.geometry import GRID_SIZE, geometry
+from rules.grid import SIZE as GRID_SIZE
+from rules.grid import Cell
+from scanner.geometry import geometry
 
-Cell = tuple[int, int]
 Path = np.ndarray  # (N, 2) points in cell-local units
 
 # ------------------------------------------------------------------------------------------- fills

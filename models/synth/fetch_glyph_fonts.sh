@@ -4,9 +4,11 @@
 # repository root:  sh models/synth/fetch_glyph_fonts.sh   (CARTOSCAN_GLYPHS: where npm fonts go)
 set -eu
 dest="${CARTOSCAN_GLYPHS:-.cache/iconfonts}"
+debs="fonts-font-awesome fonts-fork-awesome fonts-materialdesignicons-webfont"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-        fonts-font-awesome fonts-fork-awesome fonts-materialdesignicons-webfont >/dev/null
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $debs >/dev/null 2>&1 ||
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $debs >/dev/null; }
 fi
 mkdir -p "$dest"
 tmp=$(mktemp -d)

@@ -14,8 +14,6 @@ import numpy as np
 
 from scanner.geometry import Geometry, geometry
 
-Cell = tuple[int, int]
-
 # Printed ink tints (BGR), sampled by eye and pipette from the reference sheets.
 SIDE_TINT: dict[str, tuple[int, int, int]] = {
     "A": (49, 151, 210),  # orange

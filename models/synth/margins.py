@@ -26,6 +26,7 @@ from models.synth.ink import (
     fill_poly,
     thickness,
 )
+from rules.grid import PRINTED_SIDES
 from scanner.geometry import Geometry
 
 
@@ -333,7 +334,7 @@ def header(
             ang = k * np.pi / 2
             pos = (cc[0] + rad * 1.12 * np.sin(ang), cc[1] - rad * 1.12 * np.cos(ang))
             draw_text(img, lay, ch, pos, 0.12, comp, cv2.FONT_HERSHEY_COMPLEX, 0.1)
-        if side in ("A", "B", "C", "D"):
+        if side in PRINTED_SIDES:
             pos = (hd["side_letter"][0], hd["side_letter"][1])
             draw_text(img, lay, f"({side})", pos, 0.18, ink, cv2.FONT_HERSHEY_TRIPLEX, 0.14)
     del rng, geo

@@ -20,9 +20,11 @@ from models.synth.ink import Layout
 from models.synth.printed import PAPER_VARIANTS, THEMES, Blank, printed_blank
 from models.synth.strokes import Canvas, grain_texture
 from models.synth.style import DrawStyle
-from scanner.geometry import COIN_COUNT, GRID_SIZE, geometry
+from rules.grid import COIN_TRACK as COIN_COUNT
+from rules.grid import SIZE as GRID_SIZE
+from rules.grid import Cell
+from scanner.geometry import geometry
 
-Cell = tuple[int, int]
 DRAWN = ("F", "V", "P", "W", "M", "H")
 GRAIN_SEEDS = 4
 

@@ -16,15 +16,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rules.grid import COIN_TRACK, PRINTED_SIDES, SIZE, Cell, neighbours
 from rules.shapes import AMBUSH, EXPLORE, HEROES, AmbushCard, HeroCard, legal_placements, place, place_hero
 from rules.shapes import solo_ambush_placement as _solo_spot
-from rules.sheet import COIN_TRACK, SIZE, Cell, Sheet, Terrain, neighbours
+from rules.sheet import Sheet, Terrain
 from rules.sides import printed_side
 
 SEASONS = ("spring", "summer", "fall", "winter")
 THRESHOLDS = {"base": (8, 8, 7, 6), "heroes": (8, 7, 7, 6)}
-BASE_SIDES = ("A", "B")
-HEROES_SIDES = ("C", "D")
+BASE_SIDES = tuple(s for s in PRINTED_SIDES if printed_side(s).game == "base")
+HEROES_SIDES = tuple(s for s in PRINTED_SIDES if printed_side(s).game == "heroes")
 
 # How players choose (tuning constants of the simulation).
 CLUSTER_BIAS = 1.2  # weight per neighbouring cell of the same terrain when choosing a spot

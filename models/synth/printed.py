@@ -19,7 +19,6 @@ from models.synth.ink import (
     MOUNTAIN_BROWN,
     PAPER,
     SIDE_TINT,
-    Cell,
     Layout,
     draw_circle,
     draw_coin,
@@ -30,7 +29,9 @@ from models.synth.ink import (
     thickness,
 )
 from models.synth.margins import coin_track, header, season_boxes
-from scanner.geometry import GRID_SIZE, Geometry, geometry
+from rules.grid import ROW_LETTERS, Cell
+from rules.grid import SIZE as GRID_SIZE
+from scanner.geometry import Geometry, geometry
 
 THEMES = ("color", "printfriendly")
 PAPER_VARIANTS = 8  # cached parchment textures per side and theme
@@ -223,9 +224,8 @@ def _frame(img: np.ndarray, lay: Layout, geo: Geometry) -> None:
 
 
 def _labels(img: np.ndarray, lay: Layout, geo: Geometry, tint: tuple[int, int, int]) -> None:
-    letters = "ABCDEFGHIJK"
     for r in range(GRID_SIZE):
-        draw_text(img, lay, letters[r], (geo.row_label_x, r + 0.5), 0.16, tint, cv2.FONT_HERSHEY_TRIPLEX,
+        draw_text(img, lay, ROW_LETTERS[r], (geo.row_label_x, r + 0.5), 0.16, tint, cv2.FONT_HERSHEY_TRIPLEX,
                   0.12)
     for c in range(GRID_SIZE):
         draw_text(img, lay, str(c + 1), (c + 0.5, geo.col_label_y), 0.16, tint, cv2.FONT_HERSHEY_TRIPLEX,

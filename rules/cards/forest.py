@@ -2,35 +2,33 @@
 
 from __future__ import annotations
 
-from rules.cards._grid import COLS, EDGE, NEIGHBOURS, ROWS, Grid, N, cell_label, cluster_label
 from rules.cards.model import Outcome, Rule, ScoreItem, count, item, tells_apart
+from rules.cards.view import View, cluster_label
+from rules.grid import COLS, EDGE, LABELS, NEIGHBOURS, ROWS, SIZE, row_label
+from rules.sheet import Terrain
 
-FOREST = "F"
-VILLAGE = "V"
-MOUNTAIN = "^"
-
-
-def _row(r: int) -> str:
-    return f"row {chr(65 + r)}"
+FOREST = Terrain.FOREST.value
+VILLAGE = Terrain.VILLAGE.value
+MOUNTAIN = Terrain.MOUNTAIN.value
 
 
 @tells_apart("F", adds_over="cell")
-def sentinel_wood(g: Grid) -> Outcome:
+def sentinel_wood(g: View) -> Outcome:
     """1 per forest space on the map edge (a corner is one space, so it counts once)."""
     cells = [i for i in EDGE if g.cells[i] == FOREST]
-    items = tuple(item(f"forest {cell_label(i)}", 1, (i,)) for i in cells)
+    items = tuple(item(f"forest {LABELS[i]}", 1, (i,)) for i in cells)
     return Outcome(items, f"{count(len(cells), 'forest space')} on the map edge x 1")
 
 
 @tells_apart("F", adds_over="line")
-def greenbough(g: Grid) -> Outcome:
+def greenbough(g: View) -> Outcome:
     """1 per row and 1 per column holding a forest space."""
     cells = g.cells
     items: list[ScoreItem] = []
     for r, row in enumerate(ROWS):
         f = [i for i in row if cells[i] == FOREST]
         if f:
-            items.append(item(_row(r), 1, f))
+            items.append(item(row_label(r), 1, f))
     nrows = len(items)
     for c, col in enumerate(COLS):
         f = [i for i in col if cells[i] == FOREST]
@@ -42,16 +40,16 @@ def greenbough(g: Grid) -> Outcome:
 
 
 @tells_apart("F.", adds_over="neighbourhood")  # empty versus filled neighbours
-def treetower(g: Grid) -> Outcome:
+def treetower(g: View) -> Outcome:
     """1 per forest space whose every side is a filled space or the map edge."""
     cells, filled = g.cells, g.filled
-    hit = [i for i in range(N * N) if cells[i] == FOREST and all(filled[n] for n in NEIGHBOURS[i])]
-    items = tuple(item(f"forest {cell_label(i)}", 1, (i,)) for i in hit)
+    hit = [i for i in range(SIZE * SIZE) if cells[i] == FOREST and all(filled[n] for n in NEIGHBOURS[i])]
+    items = tuple(item(f"forest {LABELS[i]}", 1, (i,)) for i in hit)
     return Outcome(items, f"{count(len(hit), 'forest space')} surrounded by filled spaces or the edge x 1")
 
 
 @tells_apart("F")  # mountains are printed
-def stoneside_forest(g: Grid) -> Outcome:
+def stoneside_forest(g: View) -> Outcome:
     """3 per mountain touching a forest cluster that touches another mountain (each once)."""
     cells = g.cells
     scored: set[int] = set()
@@ -59,12 +57,12 @@ def stoneside_forest(g: Grid) -> Outcome:
         mountains = [n for n in cl.border if cells[n] == MOUNTAIN]
         if len(mountains) >= 2:
             scored.update(mountains)
-    items = tuple(item(f"mountain {cell_label(m)}", 3, (m,)) for m in sorted(scored))
+    items = tuple(item(f"mountain {LABELS[m]}", 3, (m,)) for m in sorted(scored))
     return Outcome(items, f"{count(len(scored), 'mountain')} linked to another by forest x 3")
 
 
 @tells_apart("F")
-def faunlost_thicket(g: Grid) -> Outcome:
+def faunlost_thicket(g: View) -> Outcome:
     """Choose a column: 2 per forest in its longest unbroken vertical run of forest."""
     cells = g.cells
     best: list[int] = []
@@ -81,7 +79,7 @@ def faunlost_thicket(g: Grid) -> Outcome:
     if not best:
         return Outcome((), "no forest in any column", None)
     choice = f"column {best_col + 1}"
-    span = f"{cell_label(best[0])}-{cell_label(best[-1])}" if len(best) > 1 else cell_label(best[0])
+    span = f"{LABELS[best[0]]}-{LABELS[best[-1]]}" if len(best) > 1 else LABELS[best[0]]
     return Outcome(
         (item(f"{choice} ({span})", 2 * len(best), best),),
         f"longest forest run: {len(best)} spaces in {choice} x 2",
@@ -90,7 +88,7 @@ def faunlost_thicket(g: Grid) -> Outcome:
 
 
 @tells_apart("FV")  # a village beside the cluster spoils it
-def deepwood(g: Grid) -> Outcome:
+def deepwood(g: View) -> Outcome:
     """6 per forest cluster of 5 or more spaces touching no village."""
     cells = g.cells
     items = tuple(
@@ -102,23 +100,25 @@ def deepwood(g: Grid) -> Outcome:
 
 
 @tells_apart("F", adds_over="neighbourhood")
-def heart_of_the_forest(g: Grid) -> Outcome:
+def heart_of_the_forest(g: View) -> Outcome:
     """2 per forest space whose every side is forest or the map edge."""
     cells = g.cells
-    hit = [i for i in range(N * N) if cells[i] == FOREST and all(cells[n] == FOREST for n in NEIGHBOURS[i])]
-    items = tuple(item(f"forest {cell_label(i)}", 2, (i,)) for i in hit)
+    hit = [
+        i for i in range(SIZE * SIZE) if cells[i] == FOREST and all(cells[n] == FOREST for n in NEIGHBOURS[i])
+    ]
+    items = tuple(item(f"forest {LABELS[i]}", 2, (i,)) for i in hit)
     return Outcome(items, f"{count(len(hit), 'forest space')} surrounded by forest or the edge x 2")
 
 
 @tells_apart("F", adds_over="row")
-def sleepy_valley(g: Grid) -> Outcome:
+def sleepy_valley(g: View) -> Outcome:
     """4 per row holding at least 3 forest spaces."""
     cells = g.cells
     items = []
     for r, row in enumerate(ROWS):
         f = [i for i in row if cells[i] == FOREST]
         if len(f) >= 3:
-            items.append(item(_row(r), 4, f))
+            items.append(item(row_label(r), 4, f))
     return Outcome(tuple(items), f"{count(len(items), 'row')} with >=3 forest x 4")
 
 

@@ -12,9 +12,10 @@ from importlib import resources
 from types import MappingProxyType
 
 from rules.cards import farm_water, forest, space, village
-from rules.cards._grid import SheetLike, grid_of
 from rules.cards.model import CardScore, Category, Rule, ScoringCard, told_apart
+from rules.cards.view import view_of
 from rules.errors import SheetError
+from rules.sheet import Sheet
 
 __all__ = ["CARDS", "UnknownCardError", "find_card", "normalize_name", "parse_card_list", "score_all"]
 
@@ -41,12 +42,16 @@ def normalize_name(name: str) -> str:
     return re.sub(r"[\W_]+", "", text)
 
 
+# German typed without umlauts: "Huegel der Toleranz", "Aeusserste Enklave" (both spellings are found).
+_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
+
+
 def _variants(name: str) -> list[str]:
-    out = [name]
-    low = name.casefold()
-    for art in _ARTICLES:
-        if low.startswith(art):
-            out.append(name[len(art) :])
+    out = []
+    for form in dict.fromkeys((name, name.translate(_UMLAUTS))):
+        out.append(form)
+        low = form.casefold()
+        out += [form[len(art) :] for art in _ARTICLES if low.startswith(art)]
     return out
 
 
@@ -121,7 +126,7 @@ def parse_card_list(text: str) -> list[ScoringCard]:
     return [find_card(n) for n in names if n]
 
 
-def score_all(sheet: SheetLike, cards: list[ScoringCard] | None = None) -> dict[str, CardScore]:
+def score_all(sheet: Sheet, cards: list[ScoringCard] | None = None) -> dict[str, CardScore]:
     """Score `cards` (default: all 32) on `sheet`, analysing the sheet once.
 
     Raises
@@ -129,6 +134,6 @@ def score_all(sheet: SheetLike, cards: list[ScoringCard] | None = None) -> dict[
     SheetError
         If the sheet has an unreadable (``?``) cell.
     """
-    grid_of(sheet)  # validate (and cache) once, before the first card
+    view_of(sheet)  # validate once, before the first card (the view stays on the sheet)
     chosen = list(CARDS.values()) if cards is None else cards
     return {card.id: card.score(sheet) for card in chosen}

@@ -6,24 +6,24 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from rules.cards._grid import COLS, DIAGONALS, LABELS, NEIGHBOURS, RC, ROWS, Grid, N, SheetLike, grid_of
+from rules.cards.view import View, view_of
+from rules.grid import CELLS, COLS, DIAGONALS, LABELS, NEIGHBOURS, ROWS, SIZE, Cell
+from rules.sheet import Sheet
 
 __all__ = ["DRAWN", "UNITS", "CardScore", "Category", "ScoreItem", "ScoringCard", "tells_apart"]
-
-Cell = tuple[int, int]
 
 DRAWN = ".FVPWMHX"
 """Every symbol a drawn (not printed) space can hold: empty, the drawable terrains, destroyed."""
 
 
 def _units(lines: Iterable[Iterable[int]]) -> tuple[frozenset[Cell], ...]:
-    return tuple(frozenset(RC[i] for i in line) for line in lines)
+    return tuple(frozenset(CELLS[i] for i in line) for line in lines)
 
 
 UNITS: Mapping[str, tuple[frozenset[Cell], ...]] = {
-    "map": _units([range(N * N)]),
-    "cell": _units((i,) for i in range(N * N)),
-    "neighbourhood": _units((i, *NEIGHBOURS[i]) for i in range(N * N)),
+    "map": _units([range(SIZE * SIZE)]),
+    "cell": _units((i,) for i in range(SIZE * SIZE)),
+    "neighbourhood": _units((i, *NEIGHBOURS[i]) for i in range(SIZE * SIZE)),
     "row": _units(ROWS),
     "column": _units(COLS),
     "line": _units((*ROWS, *COLS)),
@@ -68,7 +68,7 @@ class CardScore:
     Attributes
     ----------
     card_id : str
-        The card's id (CONTRACT §2).
+        The card's id (docs/INTERFACES.md §2).
     points : int
         Stars earned (never negative).
     cells : frozenset of (row, col)
@@ -106,7 +106,7 @@ class CardScore:
 
 
 def _labels(cells: frozenset[Cell]) -> list[str]:
-    return [LABELS[r * N + c] for r, c in sorted(cells)]
+    return [LABELS[r * SIZE + c] for r, c in sorted(cells)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,10 +125,10 @@ def count(n: int, noun: str) -> str:
 
 def item(label: str, points: int, cells: Iterable[int]) -> ScoreItem:
     """A :class:`ScoreItem` from flat cell indices."""
-    return ScoreItem(label, points, frozenset(map(RC.__getitem__, cells)))
+    return ScoreItem(label, points, frozenset(map(CELLS.__getitem__, cells)))
 
 
-Rule = Callable[[Grid], Outcome]
+Rule = Callable[[View], Outcome]
 
 _TOLD_APART: dict[Rule, tuple[str, str]] = {}
 
@@ -170,7 +170,7 @@ class ScoringCard:
     Attributes
     ----------
     id : str
-        Stable snake_case id (CONTRACT §2).
+        Stable snake_case id (docs/INTERFACES.md §2).
     names : Mapping[str, str]
         Printed names by language code (``en``, ``de``, ``pl``, ``ru``; missing when unknown).
     aliases : tuple of str
@@ -186,7 +186,7 @@ class ScoringCard:
     text : str
         The rule in our own words.
     rule : callable
-        Scores a :class:`Grid`.
+        Scores a :class:`~rules.cards.view.View` of a sheet.
     sees : str
         The drawn symbols the rule tells apart (:func:`tells_apart`); the other drawn symbols are
         one class to it.  The default tells every drawn symbol apart (always correct).
@@ -211,7 +211,7 @@ class ScoringCard:
         """The English printed name."""
         return self.names["en"]
 
-    def score(self, sheet: SheetLike) -> CardScore:
+    def score(self, sheet: Sheet) -> CardScore:
         """Score this card on `sheet`.
 
         Raises
@@ -219,7 +219,7 @@ class ScoringCard:
         SheetError
             If the sheet has an unreadable (``?``) cell.
         """
-        out = self.rule(grid_of(sheet))
+        out = self.rule(view_of(sheet))
         cells: set[Cell] = set()
         for it in out.items:
             cells |= it.cells

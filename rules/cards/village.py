@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from rules.cards._grid import EMPTY, Cluster, Grid, N, cluster_label
 from rules.cards.model import Outcome, Rule, count, item, tells_apart
+from rules.cards.view import EMPTY, TERRAIN_TYPES, Cluster, View, cluster_label
+from rules.grid import SIZE
+from rules.sheet import Terrain
 
-VILLAGE = "V"
-MOUNTAIN = "^"
+VILLAGE = Terrain.VILLAGE.value
+MOUNTAIN = Terrain.MOUNTAIN.value
 # Greengold Plains: the types a village cluster can border (a village neighbour would be part
 # of the cluster).  Hero counts when playing with heroes (pl Heroes rulebook, "Łączenie gier").
-_NEIGHBOUR_TYPES = frozenset("FPWM^H")
-_TYPE_NAMES = {"F": "forest", "P": "farm", "W": "water", "M": "monster", "^": "mountain", "H": "hero"}
+_NEIGHBOUR_TYPES = TERRAIN_TYPES - {VILLAGE}
 
 
 def _largest(clusters: list[Cluster]) -> Cluster | None:
@@ -23,14 +24,14 @@ def _largest(clusters: list[Cluster]) -> Cluster | None:
 
 
 @tells_apart("V")
-def wildholds(g: Grid) -> Outcome:
+def wildholds(g: View) -> Outcome:
     """8 per village cluster of 6 or more spaces."""
     items = tuple(item(cluster_label(cl.cells), 8, cl.cells) for cl in g.clusters_of(VILLAGE) if cl.size >= 6)
     return Outcome(items, f"{count(len(items), 'cluster')} of >=6 villages x 8")
 
 
 @tells_apart("V")  # mountains are printed
-def great_city(g: Grid) -> Outcome:
+def great_city(g: View) -> Outcome:
     """1 per space of the largest village cluster that touches no mountain."""
     cells = g.cells
     eligible = [cl for cl in g.clusters_of(VILLAGE) if all(cells[n] != MOUNTAIN for n in cl.border)]
@@ -44,20 +45,20 @@ def great_city(g: Grid) -> Outcome:
 
 
 @tells_apart("VFPWMH")  # each terrain type beside the cluster; empty and destroyed have none
-def greengold_plains(g: Grid) -> Outcome:
+def greengold_plains(g: View) -> Outcome:
     """3 per village cluster bordering at least 3 different terrain types."""
     cells = g.cells
     items = []
     for cl in g.clusters_of(VILLAGE):
         kinds = {cells[n] for n in cl.border} & _NEIGHBOUR_TYPES
         if len(kinds) >= 3:
-            names = ", ".join(sorted(_TYPE_NAMES[k] for k in kinds))
+            names = ", ".join(sorted(Terrain(k).word for k in kinds))
             items.append(item(f"{cluster_label(cl.cells)} ({names})", 3, cl.cells))
     return Outcome(tuple(items), f"{count(len(items), 'village cluster')} next to >=3 terrain types x 3")
 
 
 @tells_apart("V")
-def shieldgate(g: Grid) -> Outcome:
+def shieldgate(g: View) -> Outcome:
     """2 per space of the second largest village cluster (a tie for largest gives the largest size)."""
     ranked = sorted(g.clusters_of(VILLAGE), key=lambda cl: -cl.size)
     if len(ranked) < 2:
@@ -72,10 +73,10 @@ def shieldgate(g: Grid) -> Outcome:
 def _has_line4(cl: Cluster) -> bool:
     inside = set(cl.cells)
     for i in cl.cells:
-        r, c = divmod(i, N)
-        if c <= N - 4 and i + 1 in inside and i + 2 in inside and i + 3 in inside:
+        r, c = divmod(i, SIZE)
+        if c <= SIZE - 4 and i + 1 in inside and i + 2 in inside and i + 3 in inside:
             return True
-        if r <= N - 4 and i + N in inside and i + 2 * N in inside and i + 3 * N in inside:
+        if r <= SIZE - 4 and i + SIZE in inside and i + 2 * SIZE in inside and i + 3 * SIZE in inside:
             return True
     return False
 
@@ -83,14 +84,14 @@ def _has_line4(cl: Cluster) -> bool:
 def _has_square2(cl: Cluster) -> bool:
     inside = set(cl.cells)
     for i in cl.cells:
-        r, c = divmod(i, N)
-        if r < N - 1 and c < N - 1 and i + 1 in inside and i + N in inside and i + N + 1 in inside:
+        r, c = divmod(i, SIZE)
+        if r < SIZE - 1 and c < SIZE - 1 and {i + 1, i + SIZE, i + SIZE + 1} <= inside:
             return True
     return False
 
 
 @tells_apart("V")
-def traylo_monastery(g: Grid) -> Outcome:
+def traylo_monastery(g: View) -> Outcome:
     """7 per village cluster containing 4 villages in a straight line."""
     items = tuple(
         item(cluster_label(cl.cells), 7, cl.cells)
@@ -101,7 +102,7 @@ def traylo_monastery(g: Grid) -> Outcome:
 
 
 @tells_apart("V")
-def gnomish_colony(g: Grid) -> Outcome:
+def gnomish_colony(g: View) -> Outcome:
     """6 per village cluster containing a 2x2 square of villages."""
     items = tuple(
         item(cluster_label(cl.cells), 6, cl.cells)
@@ -112,7 +113,7 @@ def gnomish_colony(g: Grid) -> Outcome:
 
 
 @tells_apart("V.")  # empty neighbours score
-def outer_enclave(g: Grid) -> Outcome:
+def outer_enclave(g: View) -> Outcome:
     """Choose a village cluster: 1 per empty space next to it (best choice; ties: reading order)."""
     cells = g.cells
     best: Cluster | None = None
@@ -132,13 +133,13 @@ def outer_enclave(g: Grid) -> Outcome:
 
 
 @tells_apart("V")
-def caravansary(g: Grid) -> Outcome:
+def caravansary(g: View) -> Outcome:
     """Choose a village cluster: 1 per row and 1 per column it occupies (best choice)."""
     best: Cluster | None = None
     best_rows = best_cols = 0
     for cl in g.clusters_of(VILLAGE):
-        rows = len({i // N for i in cl.cells})
-        cols = len({i % N for i in cl.cells})
+        rows = len({i // SIZE for i in cl.cells})
+        cols = len({i % SIZE for i in cl.cells})
         if rows + cols > best_rows + best_cols:
             best, best_rows, best_cols = cl, rows, cols
     if best is None:

@@ -24,7 +24,7 @@ def folder(tmp_path: Path) -> Path:
     (tmp_path / "a_good.sheet").write_text(good.to_text(), encoding="utf-8")
     (tmp_path / "b_bad.sheet").write_text("side: A\nFFF\n", encoding="utf-8")
     (tmp_path / "c_broken.jpg").write_bytes(b"not a jpeg")
-    (tmp_path / "notes.txt").write_text("ignored: not a photo or sheet", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("not a photo or sheet: listed as a failed input", encoding="utf-8")
     return tmp_path
 
 
@@ -37,10 +37,12 @@ def test_every_input_is_reported_and_failures_do_not_stop_the_batch(folder: Path
     result = runner.invoke(
         app, ["batch", str(folder), "--cards", CARDS, "--season", "winter", "--csv", str(out_csv)]
     )
-    assert result.exit_code == 3  # some inputs failed; all are still reported
+    assert result.exit_code == 2  # the most severe failure: a malformed sheet; all are still reported
     rows = _lines(result.stdout)
-    assert [Path(r["input"]).name for r in rows] == ["a_good.sheet", "b_bad.sheet", "c_broken.jpg"]
-    good, bad, broken = rows
+    names = ["a_good.sheet", "b_bad.sheet", "c_broken.jpg", "notes.txt"]  # every file, none skipped
+    assert [Path(r["input"]).name for r in rows] == names
+    good, bad, broken, notes = rows
+    assert (notes["ok"], notes["status"]) == (False, 3) and "not an image file" in notes["error"]
     sheet = Sheet.parse((folder / "a_good.sheet").read_text(encoding="utf-8"))
     cards = [find_card(c) for c in CARDS.split(",")]
     assert good["ok"] and good["season"]["total"] == score_season(sheet, cards, "winter").total
@@ -49,8 +51,9 @@ def test_every_input_is_reported_and_failures_do_not_stop_the_batch(folder: Path
     assert (broken["ok"], broken["status"]) == (False, 3)
     with out_csv.open(encoding="utf-8") as handle:
         table = list(csv.DictReader(handle))
-    assert [Path(r["input"]).name for r in table] == ["a_good.sheet", "b_bad.sheet", "c_broken.jpg"]
-    assert table[0]["total"] == str(good["total"]) and table[1]["error"] == bad["error"]
+    assert [Path(r["input"]).name for r in table] == names  # out.csv, in the same folder, is no input
+    assert table[0]["season_total"] == str(good["total"]) and table[1]["error"] == bad["error"]
+    assert [r["status"] for r in table] == ["0", "2", "3", "3"] and table[0]["season"] == "winter"
 
 
 def test_all_good_exits_zero(folder: Path) -> None:

@@ -106,7 +106,7 @@ def test_a_reading_below_the_alternative_probability_is_not_weighed(fake) -> Non
 def test_uncertain_unsure_cells_are_refused_with_the_range(fake) -> None:  # type: ignore[no-untyped-def]
     photo = fake(_reading(EDGE))
     result = runner.invoke(app, ["score", str(photo), "--cards", "sentinel_wood", "--json"])
-    assert result.exit_code == 3 and result.stdout == ""
+    assert result.exit_code == 4 and result.stdout == ""
     line = result.stderr.strip()
     assert len(line.splitlines()) == 1
     assert "1 cell(s) could not be read with confidence (A3); the total would be 2 to 3" in line
@@ -114,12 +114,15 @@ def test_uncertain_unsure_cells_are_refused_with_the_range(fake) -> None:  # typ
     args = ["score", str(photo), "--cards", "sentinel_wood", "--json", "--allow-doubtful"]
     guessed = runner.invoke(app, args)
     assert guessed.exit_code == 0, guessed.output
-    assert json.loads(guessed.stdout)["total"] == 3 and "doubtful" not in json.loads(guessed.stdout)
+    scored = json.loads(guessed.stdout)
+    # --allow-doubtful leaves a trace: the doubtful object (not certain) and a note on stderr.
+    assert scored["total"] == 3 and scored["doubtful"] == {"cells": ["A3"], "certain": False, "warnings": []}
+    assert "most likely reading despite 1 unsure cell(s) (A3)" in guessed.stderr
 
 
 def test_too_many_readings_are_refused_as_before(fake) -> None:  # type: ignore[no-untyped-def]
     result = runner.invoke(app, ["score", str(fake(_reading(MANY))), "--cards", "sentinel_wood"])
-    assert result.exit_code == 3
+    assert result.exit_code == 4
     assert "12 cell(s) could not be read with confidence" in result.stderr
     assert "would be" not in result.stderr
 
@@ -127,7 +130,7 @@ def test_too_many_readings_are_refused_as_before(fake) -> None:  # type: ignore[
 def test_locator_doubts_are_refused_even_when_the_cells_cannot_matter(fake) -> None:  # type: ignore[no-untyped-def]
     photo = fake(_reading(INNER, doubts=(CORNER_DOUBT,)))
     result = runner.invoke(app, ["score", str(photo), "--cards", "sentinel_wood", "--json"])
-    assert result.exit_code == 3 and result.stdout == ""
+    assert result.exit_code == 4 and result.stdout == ""
     assert "A1 is unclear" in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
@@ -139,12 +142,16 @@ def test_a_season_needs_four_cards_before_the_cells_are_weighed(fake) -> None:  
     assert "Traceback" not in result.output
 
 
-def test_season_scores_weigh_every_reported_number(fake) -> None:  # type: ignore[no-untyped-def]
-    # Spring scores edicts A and B; G7 as a village would change Great City (edict C), reported too.
+def test_a_card_not_scored_this_season_never_blocks_it(fake) -> None:  # type: ignore[no-untyped-def]
+    # G7 as a village would change Great City (edict C): summer scores it (B+C), spring (A+B) does not.
     cards = "sentinel_wood,canal_lake,great_city,borderlands"
-    result = runner.invoke(app, ["score", str(fake(_reading(INNER))), "--cards", cards, "--season", "spring"])
-    assert result.exit_code == 3
-    assert "the total would be 2 (great_city 0 to 1)" in result.stderr
+    photo = str(fake(_reading(INNER)))
+    result = runner.invoke(app, ["score", photo, "--cards", cards, "--season", "summer"])
+    assert result.exit_code == 4
+    assert "great_city 0 to 1" in result.stderr
+    result = runner.invoke(app, ["score", photo, "--cards", cards, "--season", "spring", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["doubtful"] == {"cells": ["G7"], "certain": True}
 
 
 def test_batch_rows_carry_the_doubtful_key_or_the_range(fake, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -155,9 +162,9 @@ def test_batch_rows_carry_the_doubtful_key_or_the_range(fake, tmp_path: Path) ->
     assert row["ok"] and row["doubtful"] == {"cells": ["G7"], "certain": True} and row["total"] == 2
     photo = fake(_reading(EDGE))
     result = runner.invoke(app, ["batch", str(photo), "--cards", "sentinel_wood"])
-    assert result.exit_code == 3
+    assert result.exit_code == 4
     (row,) = [json.loads(line) for line in result.stdout.splitlines()]
-    assert (row["ok"], row["status"]) == (False, 3) and "the total would be 2 to 3" in row["error"]
+    assert (row["ok"], row["status"]) == (False, 4) and "the total would be 2 to 3" in row["error"]
 
 
 def test_scan_json_lists_each_unsure_cells_readings(fake) -> None:  # type: ignore[no-untyped-def]

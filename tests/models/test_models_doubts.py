@@ -33,7 +33,7 @@ def test_a_doubted_corner_is_reported_and_refused(photo: Path, monkeypatch: pyte
     text = runner.invoke(cli.app, ["scan", str(photo)])
     assert f"# warning: {DOUBT}" in text.stdout
     refused = runner.invoke(cli.app, ["score", str(photo), "--cards", "sentinel_wood"])
-    assert refused.exit_code == 3 and "A1 is unclear" in refused.stderr
+    assert refused.exit_code == 4 and "A1 is unclear" in refused.stderr
     guessed = runner.invoke(cli.app, ["score", str(photo), "--cards", "sentinel_wood", "--allow-doubtful"])
     assert guessed.exit_code == 0, guessed.output
 

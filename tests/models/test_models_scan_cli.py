@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 import cli
 import scanner.pipeline
 from models import dataset as ds
+from rules.grid import LABELS
 from scanner.classify import classify_sheet
 
 runner = CliRunner()
@@ -36,8 +37,7 @@ def test_scan_json_has_the_contract_fields(photo) -> None:
     assert len(out["grid"]) == 11 and all(len(row) == 11 for row in out["grid"])
     assert len(out["confidence"]) == 11 and all(len(row) == 11 for row in out["confidence"])
     assert isinstance(out["coins"], int) and isinstance(out["spent"], int) and isinstance(out["stars"], list)
-    assert set(out["doubtful"]) == {f"{chr(65 + r)}{c + 1}" for r, row in enumerate(out["grid"])
-                                    for c, ch in enumerate(row) if ch == "?"}
+    assert set(out["doubtful"]) == {LABELS[i] for i, ch in enumerate("".join(out["grid"])) if ch == "?"}
     assert len(out["corners"]) == 4 and out["orientation"] in (0, 90, 180, 270)
 
 
@@ -79,7 +79,7 @@ def test_score_refuses_a_photo_with_doubtful_cells(photo, monkeypatch: pytest.Mo
     # Make every drawable cell doubtful: the photo path must refuse and name the cells.
     monkeypatch.setattr(scanner.pipeline, "classify_sheet", functools.partial(classify_sheet, threshold=1.01))
     result = runner.invoke(cli.app, ["score", str(path), "--cards", "sentinel_wood", "--json"])
-    assert result.exit_code == 3
+    assert result.exit_code == 4
     assert "could not be read" in result.stderr and "cartoscan scan" in result.stderr
     args = ["score", str(path), "--cards", "sentinel_wood", "--json", "--allow-doubtful"]
     guessed = runner.invoke(cli.app, args)

@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from known_cases import DATA, KnownCase, read_folder
 
 from rules import Sheet, SheetError, parse_label
 from rules.cards import CARDS, find_card
 from rules.doubt import MAX_READINGS, Span, Spread, TooManyReadings, score_spread
 from rules.season import score_cards, score_season
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "rules" / "doubt"
-_META = re.compile(r"#\s*(case|pins|cards|season|unsure|readings|certain|bounded|expect)\s*:\s*(.*?)\s*$")
 _SPAN = re.compile(r"^(\w+) (-?\d+)(?: to (-?\d+))?$")
 
 
@@ -42,14 +40,8 @@ class Case:
         return self.sheet.replace({cell: alts[0] for cell, alts in self.unsure.items()})
 
 
-def _case(text: str) -> Case | None:
-    meta: dict[str, str] = {}
-    for line in text.splitlines():
-        m = _META.match(line)
-        if m and m.group(1) != "pins":
-            meta[m.group(1)] = m.group(2)
-    if not meta:
-        return None  # the file's preamble
+def _case(known: KnownCase) -> Case:
+    meta = known.meta
     expect: dict[str, Span] = {}
     for part in meta["expect"].split(","):
         m = _SPAN.match(part.strip())
@@ -58,8 +50,8 @@ def _case(text: str) -> Case | None:
         expect[m.group(1)] = Span(low, int(m.group(3)) if m.group(3) else low)
     unsure = {parse_label(k): v for k, v in (item.split("=") for item in meta["unsure"].split())}
     return Case(
-        name=meta["case"],
-        sheet=Sheet.parse(text),
+        name=known.name,
+        sheet=Sheet.parse(known.text),
         cards=tuple(meta["cards"].split(",")),
         season=meta.get("season"),
         unsure=unsure,
@@ -70,17 +62,14 @@ def _case(text: str) -> Case | None:
     )
 
 
-def _cases() -> list[Case]:
-    out = []
-    for path in sorted(DATA.glob("*.cases")):
-        for chunk in path.read_text(encoding="utf-8").split("\n---\n"):
-            case = _case(chunk)
-            if case is not None:
-                out.append(case)
-    return out
-
-
-CASES = _cases()
+CASES = [
+    _case(known)
+    for known in read_folder(
+        DATA / "rules" / "doubt",
+        required=("pins", "cards", "unsure", "readings", "certain", "expect"),
+        optional=("season", "bounded"),
+    )
+]
 
 
 def test_the_suite_is_there() -> None:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
+from known_cases import DATA, KnownCase, read_cases
 
 from rules import Sheet, SheetError
 from rules.cards import CARDS, find_card
@@ -20,8 +19,6 @@ from rules.season import (
     score_season,
     solo_title,
 )
-
-CASES = Path(__file__).resolve().parents[1] / "data" / "rules" / "season" / "penalty.cases"
 
 
 @dataclass(frozen=True)
@@ -51,18 +48,13 @@ class FixedCard:
 EDICTS = [FixedCard("a", 1, 10), FixedCard("b", 10, 20), FixedCard("c", 100, 30), FixedCard("d", 1000, 40)]
 
 
-def _cases() -> list[Any]:
-    out = []
-    for chunk in CASES.read_text(encoding="utf-8").split("\n---\n"):
-        meta = dict(re.findall(r"^#\s*(case|monsters|coins)\s*:\s*(.*?)\s*$", chunk, flags=re.M))
-        if "case" in meta:
-            out.append(pytest.param(chunk, int(meta["monsters"]), int(meta["coins"]), id=meta["case"]))
-    return out
+PENALTY_CASES = read_cases(DATA / "rules" / "season" / "penalty.cases", required=("monsters", "coins"))
 
 
-@pytest.mark.parametrize(("text", "monsters", "coins"), _cases())
-def test_coins_and_monster_penalty_known_answers(text: str, monsters: int, coins: int) -> None:
-    sheet = Sheet.parse(text)
+@pytest.mark.parametrize("case", PENALTY_CASES, ids=lambda c: c.name)
+def test_coins_and_monster_penalty_known_answers(case: KnownCase) -> None:
+    sheet = Sheet.parse(case.text)
+    monsters, coins = int(case.meta["monsters"]), int(case.meta["coins"])
     result = score_season(sheet, EDICTS, "spring")
     assert (result.monsters, result.coins) == (monsters, coins)
     assert monster_penalty(sheet) == monsters == -len(result.monster_cells)
@@ -70,7 +62,7 @@ def test_coins_and_monster_penalty_known_answers(text: str, monsters: int, coins
 
 
 def test_case_file_is_not_empty() -> None:
-    assert len(_cases()) >= 5
+    assert len(PENALTY_CASES) >= 5
 
 
 @pytest.mark.parametrize(

@@ -190,8 +190,10 @@ def test_custom_side_takes_ruins_from_header() -> None:
     assert sheet.ruins == {(1, 1), (10, 10)}
     assert "ruins: B2 K11" in sheet.to_text()
     assert Sheet.parse(sheet.to_text()) == sheet
-    with pytest.raises(SheetError, match="B2 is a ruins space but holds '\\^'"):
-        sheet.replace({(1, 1): "^"})
+    # A ruins space under a mountain is odd but scores: a warning, not a refusal.
+    odd = sheet.replace({(1, 1): "^"})
+    assert [(p.code, p.fatal) for p in odd.problems()] == [("ruins", False)]
+    assert "B2 is a ruins space but holds '^'" in str(odd.problems()[0])
 
 
 def test_require_known_names_cells() -> None:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from scanner.geometry import GRID_SIZE, geometry
+from rules.grid import ROW_LETTERS, SIZE
+from scanner.geometry import geometry
 from scanner.orient import side_cells
 
-N = GRID_SIZE
+N = SIZE
 PAPER = (214, 232, 240)  # BGR cream
 INK = (40, 60, 90)  # dark brown print
 DASH = (40, 140, 230)  # orange dashed lines
@@ -57,7 +58,7 @@ def draw_page(
             cv2.circle(img, px(cx, cy), round(g.coin_radius * ppc), (30, 120, 200), -1)
             cv2.circle(img, px(cx, cy), round(g.coin_radius * ppc), INK, 1)
     for r in range(N):
-        cv2.putText(img, "ABCDEFGHIJK"[r], px(-0.65, r + 0.65), cv2.FONT_HERSHEY_SIMPLEX, ppc / 60, DASH, 1)
+        cv2.putText(img, ROW_LETTERS[r], px(-0.65, r + 0.65), cv2.FONT_HERSHEY_SIMPLEX, ppc / 60, DASH, 1)
     corners = np.array([px(0, 0), px(N, 0), px(N, N), px(0, N)], np.float64)
     return img, corners
 

@@ -83,7 +83,8 @@ def test_coin_track_settles_a_grid_found_cells_off(dx: int, dy: int) -> None:
     from scanner_fixtures import draw_page
 
     from scanner.constants import CANON_MARGIN, ORIENT_PPC
-    from scanner.locate import _settle_shift, warp_from
+    from scanner.gridlines import warp_from
+    from scanner.locate import _settle_shift
     from scanner.orient import landmark_scores
     from scanner.rectify import apply_h, grid_homography
 
@@ -100,7 +101,7 @@ def test_coin_track_settles_a_grid_found_cells_off(dx: int, dy: int) -> None:
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_batched_line_fits_agree_with_one_line_at_a_time(seed: int) -> None:
-    from scanner.locate import _robust_polyfit, _robust_polyfits
+    from scanner.gridlines import _robust_polyfit, _robust_polyfits
 
     rng = np.random.default_rng(seed)
     t = np.arange(11) + 0.5
@@ -120,7 +121,7 @@ def test_batched_line_fits_agree_with_one_line_at_a_time(seed: int) -> None:
 
 @pytest.mark.parametrize("shape", [(1, 1), (2, 1), (7, 9), (10, 10), (300, 401)])
 def test_histogram_median_is_numpys(shape: tuple[int, int]) -> None:
-    from scanner.locate import _median_u8
+    from scanner.quads import _median_u8
 
     values = np.random.default_rng(sum(shape)).integers(0, 60, shape).astype(np.uint8)
     assert _median_u8(values) == float(np.median(values))

@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 from scanner_fixtures import draw_page
 
-from scanner import Failure, Orientation, judge, rectify
+from scanner import Failure, Orientation, judge
 from scanner.constants import ORIENT_PPC
 from scanner.orient import SIDES, side_cells, side_scores
+from scanner.rectify import rectify
 
 
 def _canonical(side: str, **kw: bool) -> np.ndarray:

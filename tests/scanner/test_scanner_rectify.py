@@ -6,10 +6,9 @@ import numpy as np
 import pytest
 from scanner_fixtures import draw_page, photograph
 
-from scanner import rectify
 from scanner.constants import CANON_MARGIN, CANON_PPC
 from scanner.orient import min_channel
-from scanner.rectify import apply_h, canon_size, grid_homography
+from scanner.rectify import apply_h, canon_size, grid_homography, rectify
 
 NODES = np.stack(np.meshgrid(np.arange(12.0), np.arange(12.0), indexing="xy"), axis=-1)
 

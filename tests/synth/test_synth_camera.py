@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from models.synth.camera import TIERS, CameraError, PaperWarp, choose_size, page_landmarks, photograph
-from scanner.geometry import GRID_SIZE, geometry
+from rules.grid import SIZE
+from scanner.geometry import geometry
 
 PAPER = (200, 225, 235)
 COIN = (200, 60, 20)  # blue: far from paper and from every table colour in the blue channel's ratio
@@ -30,7 +31,7 @@ def flat_page(ppc: int = 30) -> FlatPage:
     w, h = round((x1 - x0) * ppc), round((y1 - y0) * ppc)
     img = np.full((h, w, 3), PAPER, np.uint8)
     ox, oy = -x0 * ppc, -y0 * ppc
-    for i in range(1, GRID_SIZE):
+    for i in range(1, SIZE):
         a, b = round(ox + i * ppc), round(oy + i * ppc)
         cv2.line(img, (a, round(oy)), (a, round(oy + 11 * ppc)), (120, 170, 220), 1)
         cv2.line(img, (round(ox), b), (round(ox + 11 * ppc), b), (120, 170, 220), 1)
@@ -42,10 +43,10 @@ def flat_page(ppc: int = 30) -> FlatPage:
 
 
 PAGE = flat_page()
-SIZE = (720, 960)
+SHOT_SIZE = (720, 960)
 
 
-def _shot(seed: int, tier: str, size: tuple[int, int] | None = SIZE):
+def _shot(seed: int, tier: str, size: tuple[int, int] | None = SHOT_SIZE):
     return photograph(PAGE, np.random.default_rng(seed), tier=tier, size=size)
 
 
@@ -66,7 +67,7 @@ def test_corners_are_the_grid_through_the_homography(tier: str, seed: int) -> No
     assert np.allclose(photo.page_to_photo(grid), photo.corners)
     assert np.allclose(photo.page_to_photo(coins), photo.coin_centers)
     flat = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), photo.homography).reshape(-1, 2)
-    cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / GRID_SIZE
+    cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / SIZE
     if not photo.warp.curls and photo.warp.fold is None:
         assert np.allclose(flat, photo.corners, atol=1e-6)
     else:  # curl moves the truth away from the flat projection, but not by much
@@ -83,7 +84,7 @@ def _darkness_along(photo, pts_page: np.ndarray) -> np.ndarray:
 def _border(offset: float) -> np.ndarray:
     """Page points along the grid border moved ``offset`` cells inward."""
     t = np.linspace(0.05, 0.95, 40)[:, None]
-    a, b = offset, GRID_SIZE - offset
+    a, b = offset, SIZE - offset
     quad = np.array([[a, a], [b, a], [b, b], [a, b]])
     pts = np.vstack([quad[i] + t * (quad[(i + 1) % 4] - quad[i]) for i in range(4)])
     return np.asarray(PAGE.grid_origin) + PAGE.ppc * pts

@@ -9,8 +9,9 @@ from models.synth.paper import Page, coin_states_for, derive_pieces, render_page
 from models.synth.printed import blank_on_image, printed_blank
 from models.synth.style import FAMILIES, FILL_MODES, ICONS, DrawStyle
 from rules import Sheet, Terrain
+from rules.grid import SIZE
 from rules.sides import printed_side
-from scanner.geometry import GRID_SIZE, geometry
+from scanner.geometry import geometry
 
 PPC = 20
 
@@ -84,7 +85,7 @@ def test_printed_frame_and_mountains_sit_where_geometry_says(side: str) -> None:
     out = geometry().frame_outer + 0.12
     assert _at(page, -out, 1.5, r=0) > paper - 40
     mountains = [
-        (r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if sheet[r, c] == Terrain.MOUNTAIN
+        (r, c) for r in range(SIZE) for c in range(SIZE) if sheet[r, c] == Terrain.MOUNTAIN
     ]
     assert len(mountains) == 5
     for r, c in mountains:
@@ -93,7 +94,7 @@ def test_printed_frame_and_mountains_sit_where_geometry_says(side: str) -> None:
         assert _at(page, c + 0.85, r + 0.12) < paper - 80
         # the neighbours' centres (empty) are paper
         for nr, nc in ((r - 1, c), (r + 1, c)):
-            if 0 <= nr < GRID_SIZE and sheet[nr, nc] == Terrain.EMPTY and (nr, nc) not in sheet.ruins:
+            if 0 <= nr < SIZE and sheet[nr, nc] == Terrain.EMPTY and (nr, nc) not in sheet.ruins:
                 assert _at(page, nc + 0.5, nr + 0.5) > paper - 45
 
 
@@ -129,7 +130,7 @@ def test_derived_pieces_are_same_terrain_components() -> None:
     pieces = derive_pieces(sheet)
     cells = [cell for p in pieces for cell in p]
     assert len(cells) == len(set(cells))
-    drawn = {(r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if str(sheet[r, c].value) in "FVPWMH"}
+    drawn = {(r, c) for r in range(SIZE) for c in range(SIZE) if str(sheet[r, c].value) in "FVPWMH"}
     assert set(cells) == drawn
     forest_ul = next(p for p in pieces if (0, 0) in p)
     assert forest_ul == {(0, 0), (0, 1), (0, 2), (1, 0), (1, 1)}
@@ -196,8 +197,8 @@ def test_every_family_and_terrain_renders_and_marks_its_cells(family: str, theme
         style = DrawStyle.random(rng, "train" if seed == 0 else "eval", family=family)
         page = render_page(sheet, rng, ppc=PPC, theme=theme, style=style)
         diff = np.abs(page.image.astype(int) - page.blank.astype(int)).sum(axis=2)
-        for r in range(GRID_SIZE):
-            for c in range(GRID_SIZE):
+        for r in range(SIZE):
+            for c in range(SIZE):
                 if str(sheet[r, c].value) in "FVPWMH":
                     y0, x0 = page.cells_to_page((c + 0.2, r + 0.2)).round().astype(int)[::-1]
                     y1, x1 = page.cells_to_page((c + 0.8, r + 0.8)).round().astype(int)[::-1]
@@ -218,15 +219,15 @@ def test_printed_cells_are_never_drawn_on(side: str) -> None:
     sheet = Sheet.blank(side)
     fill = {
         (r, c): Terrain.FOREST
-        for r in range(GRID_SIZE)
-        for c in range(GRID_SIZE)
+        for r in range(SIZE)
+        for c in range(SIZE)
         if sheet[r, c] == Terrain.EMPTY
     }
     sheet = sheet.replace(fill)
     for seed in range(3):
         page = render_page(sheet, np.random.default_rng(seed), ppc=PPC)
-        for r in range(GRID_SIZE):
-            for c in range(GRID_SIZE):
+        for r in range(SIZE):
+            for c in range(SIZE):
                 if sheet[r, c] in (Terrain.MOUNTAIN, Terrain.WASTELAND):
                     (x0, y0), (x1, y1) = page.cells_to_page([(c + 0.3, r + 0.3), (c + 0.7, r + 0.7)]).astype(
                         int
@@ -265,8 +266,8 @@ def test_rift_covers_exactly_the_wasteland_cells() -> None:
     sheet = Sheet.blank("B")
     page = render_page(sheet, np.random.default_rng(9), ppc=PPC)
     paper = np.median(_gray(page))
-    for r in range(GRID_SIZE):
-        for c in range(GRID_SIZE):
+    for r in range(SIZE):
+        for c in range(SIZE):
             # skip the printed icons that sit in the middle of a cell
             if (r, c) in sheet.ruins or sheet[r, c] == Terrain.MOUNTAIN:
                 continue
@@ -290,7 +291,7 @@ def test_a_game_draws_on_a_given_printed_sheet_where_its_grid_is() -> None:
     image = np.pad(own.blank, ((30, 10), (14, 6), (0, 0)), constant_values=200)
     corners = own.corners + np.array([14.0, 30.0])
     printed = frozenset(
-        (r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE)
+        (r, c) for r in range(SIZE) for c in range(SIZE)
         if sheet[r, c] in (Terrain.MOUNTAIN, Terrain.WASTELAND)
     )
     page = render_page(sheet, np.random.default_rng(2), blank=blank_on_image(image, corners, printed))

@@ -1,0 +1,187 @@
+"""The live camera on synthetic videos (``models.synth.video``), one core.
+
+    OMP_NUM_THREADS=1 python benchmarks/bench_live.py [--speed-frames 90] [--videos 2] [--frames 150]
+        [--screenshot docs/live_overlay.png]
+
+Reports
+
+* following and drawing at 720p: per frame, the grey conversion, ``scanner.track.follow`` and the
+  overlay (``front.live.draw`` with a tally on it); frames per second and each part's median ms
+  (a webcam delivers 30 frames per second); decoding a frame of the MJPG file, for reference;
+* time from a steady sheet to its first reading: frames from the start of the first hold to the first
+  ``reading`` event, and the seconds the frame that read it took (read, tally, verdict);
+* the vote's gain per drawing family (``models.synth.style.FAMILIES``): cells right (not ``?`` and
+  equal to the truth), ``?`` and wrong after the first frame read, on the average single frame read,
+  and after the vote at the end of the video.
+
+The videos are made in memory (seed 1000 + k per family), frames as the renderer draws them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from front.live import Session, draw
+from models.synth.style import FAMILIES
+from models.synth.video import make_video, write_video
+from rules import Sheet
+from scanner.failure import Failure
+from scanner.pipeline import Reading
+from scanner.track import follow, start_track
+
+CARDS = "sentinel_wood,canal_lake,wildholds,borderlands"
+
+
+def _counts(reading: Reading, truth: Sheet) -> tuple[int, int, int]:
+    """(right, '?', wrong) over the 121 cells."""
+    right = unsure = wrong = 0
+    for r in range(11):
+        for c in range(11):
+            got = str(reading.sheet[r, c])
+            if got == "?":
+                unsure += 1
+            elif got == str(truth[r, c]):
+                right += 1
+            else:
+                wrong += 1
+    return right, unsure, wrong
+
+
+def speed(frames: int) -> None:
+    video = make_video(1, frames=frames)
+    images = [video.frame(i) for i in range(len(video))]
+    session = Session()
+    for image in images:  # one pass to have a tally to draw
+        session.step(image)
+    if session.result is None:
+        print("no reading on the speed video; overlay timed without cells")
+    grey0 = cv2.cvtColor(images[0], cv2.COLOR_BGR2GRAY)
+    track = start_track(grey0, video.corners[0])
+    assert not isinstance(track, Failure)
+    t_grey, t_follow, t_draw = [], [], []
+    for image in images[1:]:
+        t0 = time.perf_counter()
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        t1 = time.perf_counter()
+        followed = follow(track, grey)
+        t2 = time.perf_counter()
+        if isinstance(followed, Failure):
+            track = start_track(grey, video.corners[images.index(image)])  # type: ignore[assignment]
+            continue
+        track = followed
+        session.track = track
+        draw(image, session, 30.0)
+        t3 = time.perf_counter()
+        t_grey.append(t1 - t0)
+        t_follow.append(t2 - t1)
+        t_draw.append(t3 - t2)
+    per_frame = [a + b + c for a, b, c in zip(t_grey, t_follow, t_draw, strict=True)]
+    with tempfile.TemporaryDirectory() as tmp:
+        write_video(make_video(1, frames=30), tmp, "clip")
+        cap = cv2.VideoCapture(str(Path(tmp) / "clip.avi"))
+        t_decode = []
+        while True:
+            t = time.perf_counter()
+            ok, _ = cap.read()
+            if not ok:
+                break
+            t_decode.append(time.perf_counter() - t)
+        cap.release()
+    ms = lambda xs: statistics.median(xs) * 1000  # noqa: E731
+    print(f"following + drawing, 1280x720, one core: {1.0 / statistics.mean(per_frame):6.1f} frames/s "
+          f"(median frame {ms(per_frame):.1f} ms: grey {ms(t_grey):.1f}, follow {ms(t_follow):.1f}, "
+          f"draw {ms(t_draw):.1f}); {len(per_frame)} frames")
+    print(f"decoding one MJPG 720p frame: median {ms(t_decode):.1f} ms")
+
+
+def vote_gain(videos: int, frames: int) -> None:
+    from rules.cards import parse_card_list
+
+    cards = parse_card_list(CARDS)
+    print(f"{'family':<11} {'videos':>6}  first frame read (right/?/wrong)   one frame, mean            "
+          "after the vote            ballots  steady->read frames  read s")
+    total: dict[str, list[np.ndarray]] = {"first": [], "single": [], "vote": []}
+    for family in FAMILIES:
+        rows: dict[str, list[np.ndarray]] = {"first": [], "single": [], "vote": []}
+        ballots, delays, seconds = [], [], []
+        for k in range(videos):
+            video = make_video(1000 + k, frames=frames, family=family)
+            hold = int(np.argmax(~video.moving))
+            session = Session(cards=cards)
+            first_at = None
+            for i in range(len(video)):
+                t = time.perf_counter()
+                events = session.step(video.frame(i))
+                spent = time.perf_counter() - t
+                if first_at is None and any(e.kind == "reading" for e in events):
+                    first_at = i
+                    seconds.append(spent)
+                    delays.append(i - hold)
+            if session.result is None:
+                print(f"{family}: video {1000 + k}: never read")
+                continue
+            singles = np.array([_counts(b.reading, video.sheet) for b in session.ballots])
+            rows["first"].append(singles[0])
+            rows["single"].append(singles.mean(axis=0))
+            rows["vote"].append(np.array(_counts(session.result, video.sheet)))
+            ballots.append(len(session.ballots))
+        for key in rows:
+            total[key] += rows[key]
+        fmt = lambda xs: "/".join(f"{v:5.1f}" for v in np.mean(xs, axis=0)) if xs else "-"  # noqa: E731
+        print(f"{family:<11} {len(rows['vote']):>6}  {fmt(rows['first']):<32} {fmt(rows['single']):<26} "
+              f"{fmt(rows['vote']):<25} {np.mean(ballots) if ballots else 0:7.1f}  "
+              f"{np.median(delays) if delays else float('nan'):19.0f}  "
+              f"{np.median(seconds) if seconds else float('nan'):6.2f}")
+    fmt_all = lambda xs: "/".join(f"{v:5.1f}" for v in np.mean(xs, axis=0))  # noqa: E731
+    print(f"{'all':<11} {len(total['vote']):>6}  {fmt_all(total['first']):<32} "
+          f"{fmt_all(total['single']):<26} {fmt_all(total['vote']):<25}")
+
+
+def screenshot(path: Path) -> None:
+    """The overlay at two moments of one video, side by side at half size: a hand over the sheet while
+    the frames are voted on, and the captured reading with its score."""
+    from rules.cards import parse_card_list
+    from rules.season import Season
+
+    video = make_video(1001, frames=150, family="color_icon")
+    session = Session(cards=parse_card_list(CARDS), season=Season.parse("winter"))
+    busy = max(range(len(video)), key=lambda i: int(video.covered(i).sum()))
+    shots = []
+    for i in range(len(video)):
+        frame = video.frame(i)
+        session.step(frame)
+        if i in (busy, len(video) - 1):
+            shots.append(draw(frame, session, 30.0))
+    half = [cv2.resize(s, (s.shape[1] // 2, s.shape[0] // 2), interpolation=cv2.INTER_AREA) for s in shots]
+    cv2.imwrite(str(path), np.hstack(half))
+    print(f"wrote {path} (frames {busy} and {len(video) - 1} of video 1001)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--speed-frames", type=int, default=90, help="frames of the speed video (0: skip)")
+    ap.add_argument("--videos", type=int, default=2, help="videos per drawing family (0: skip)")
+    ap.add_argument("--frames", type=int, default=150, help="frames per video of the vote's gain")
+    ap.add_argument("--screenshot", type=Path, default=None, help="write the overlay screenshot PNG here")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    if args.screenshot:
+        screenshot(args.screenshot)
+    if os.environ.get("OMP_NUM_THREADS") != "1":
+        print("note: set OMP_NUM_THREADS=1 for one-core figures")
+    if args.speed_frames:
+        speed(args.speed_frames)
+    if args.videos:
+        vote_gain(args.videos, args.frames)
+
+
+if __name__ == "__main__":
+    main()

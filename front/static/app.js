@@ -1,0 +1,345 @@
+// cartoscan page: photo -> /api/scan -> the sheet drawn with its doubts -> tap to fix -> /api/score.
+// Every string from the server or the person goes into the page as text (textContent, attributes),
+// never as HTML.
+(function () {
+  "use strict";
+  var boot = JSON.parse(document.getElementById("boot").textContent);
+  var SVGNS = "http://www.w3.org/2000/svg";
+  var LETTERS = ["A", "B", "C", "D"];
+  var DRAWN = [".", "F", "V", "P", "W", "M", "H", "X"];
+  var state = { scan: null, fixes: {}, confirmed: {}, name: "", seq: 0, pinned: null, cell: null };
+  var $ = function (id) { return document.getElementById(id); };
+
+  function el(tag, attrs, text) {
+    var node = tag.indexOf("svg:") === 0 ? document.createElementNS(SVGNS, tag.slice(4)) : document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function status(text, isError) {
+    var s = $("status");
+    s.textContent = text || "";
+    s.className = isError ? "error" : "";
+  }
+
+  // --- cards and season, remembered on this device -------------------------------------------
+  function fillCards() {
+    var list = $("card-names"), seen = {};
+    boot.cards.forEach(function (card) {
+      var names = [card.names.en, card.names.de, card.names.pl, card.names.ru, card.id];
+      names.forEach(function (n) {
+        if (n && !seen[n]) { seen[n] = 1; list.appendChild(el("option", { value: n })); }
+      });
+    });
+    var saved = {};
+    try { saved = JSON.parse(localStorage.getItem("cartoscan") || "{}"); } catch (e) { saved = {}; }
+    LETTERS.forEach(function (l, i) { $("card-" + l).value = (saved.cards || [])[i] || ""; });
+    $("season").value = saved.season || "";
+  }
+
+  function chosenCards() {
+    return LETTERS.map(function (l) { return $("card-" + l).value.trim(); }).filter(Boolean);
+  }
+
+  function remember() {
+    try {
+      localStorage.setItem("cartoscan", JSON.stringify({
+        cards: LETTERS.map(function (l) { return $("card-" + l).value.trim(); }), season: $("season").value }));
+    } catch (e) { /* private mode: nothing to remember */ }
+  }
+
+  // --- the photo --------------------------------------------------------------------------------
+  function onFile(input) {
+    var file = input.files && input.files[0];
+    input.value = "";
+    if (!file) return;
+    if (file.size > boot.max_upload_bytes) {
+      status("This photo is larger than " + Math.round(boot.max_upload_bytes / 1048576) + " MB.", true);
+      return;
+    }
+    state.name = file.name || "photo";
+    status("Reading " + state.name + " …");
+    var form = new FormData();
+    form.append("photo", file, state.name);
+    fetch("/api/scan", { method: "POST", body: form })
+      .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, body: j }; }); })
+      .then(function (res) {
+        if (!res.ok) { status(res.body.error || "The photo could not be read.", true); return; }
+        state.scan = res.body; state.fixes = {}; state.confirmed = {}; state.cell = null;
+        status("");
+        showResult();
+      })
+      .catch(function () { status("The server did not answer.", true); });
+  }
+
+  function showResult() {
+    var scan = state.scan;
+    $("result").hidden = false;
+    $("canonical").src = scan.canonical;
+    $("side").textContent = scan.side;
+    $("coins").value = scan.coins;
+    $("spent").value = scan.spent;
+    closePicker();
+    drawSheet();
+    rescore();
+    $("result").scrollIntoView({ behavior: "smooth", block: "start" });
+  }
+
+  // --- the sheet as the page sends it --------------------------------------------------------------
+  function cellAt(label) {
+    for (var i = 0; i < state.scan.overlay.length; i++) if (state.scan.overlay[i].cell === label) return state.scan.overlay[i];
+    return null;
+  }
+
+  function symbolOf(layer) { return state.fixes[layer.cell] || layer.symbol; }
+
+  function unsure() {  // the labels of the '?' cells nobody fixed yet
+    return state.scan.overlay.filter(function (c) { return c.symbol === "?" && !state.fixes[c.cell]; })
+      .map(function (c) { return c.cell; });
+  }
+
+  function warnings() {
+    return state.scan.warnings.filter(function (w) { return !state.confirmed[w]; });
+  }
+
+  function sheetNotation() {
+    var scan = state.scan, rows = [];
+    for (var r = 0; r < 11; r++) {
+      var row = "";
+      for (var c = 0; c < 11; c++) row += symbolOf(scan.overlay[r * 11 + c]);
+      rows.push(row);
+    }
+    var head = ["side: " + scan.side, "coins: " + ($("coins").value || 0), "spent: " + ($("spent").value || 0)];
+    if (scan.stars.length) head.push("stars: " + scan.stars.join(" "));
+    return head.concat(rows).join("\n") + "\n";
+  }
+
+  function requestBody() {
+    var alts = {};
+    unsure().forEach(function (label) { alts[label] = state.scan.alternatives[label]; });
+    return { sheet: sheetNotation(), cards: chosenCards(), season: $("season").value || null,
+             alternatives: alts, warnings: warnings() };
+  }
+
+  // --- drawing: the overlay data comes from front.overlay, the same drawing as the report ---------------
+  function drawSheet() {
+    var svg = $("overlay"), size = 0;
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    state.scan.overlay.forEach(function (c) { size = Math.max(size, c.x + c.size); });
+    var box = size + state.scan.overlay[0].x;
+    svg.setAttribute("viewBox", "0 0 " + box + " " + box);
+    state.scan.overlay.forEach(function (c) {
+      var sym = symbolOf(c), fixed = !!state.fixes[c.cell], doubt = c.symbol === "?" && !fixed;
+      var g = el("svg:g", { id: "c-" + c.cell, "class": "cell" + (doubt ? " doubt" : "") + (fixed ? " fixed" : "")
+        + (state.cell === c.cell ? " sel" : ""), "data-cell": c.cell });
+      var tinted = sym !== "." && sym !== "?";
+      g.appendChild(el("svg:rect", { x: c.x, y: c.y, width: c.size, height: c.size, "class": "tint",
+        fill: tinted ? boot.colours[sym] : "none" }));
+      g.appendChild(el("svg:rect", { x: c.x, y: c.y, width: c.size, height: c.size, "class": "hit" }));
+      if (sym !== ".") g.appendChild(el("svg:text", { x: c.x + 4, y: c.y + 17, "class": "sym" }, sym));
+      if (doubt) g.appendChild(el("svg:rect", { x: c.x + 4, y: c.y + 4, width: c.size - 8, height: c.size - 8, "class": "frame" }));
+      g.appendChild(el("svg:title", {}, c.cell + (doubt ? " unsure" : "")));
+      if (c.symbol !== "^" && c.symbol !== "-") g.addEventListener("click", function () { openPicker(c.cell); });
+      svg.appendChild(g);
+    });
+    if (state.pinned) highlight(state.pinned, true);
+  }
+
+  // --- fixing a cell, and the cells drawn like it ------------------------------------------------------
+  function peersOf(label) {
+    var open = unsure(), groups = state.scan.groups || [];
+    for (var i = 0; i < groups.length; i++) {
+      if (groups[i].indexOf(label) >= 0) {
+        return groups[i].filter(function (c) { return c !== label && open.indexOf(c) >= 0; });
+      }
+    }
+    return [];
+  }
+
+  function choiceButton(sym, odds) {
+    var b = el("button", { type: "button", "data-symbol": sym });
+    var sw = el("span", { "class": "sw" });
+    sw.style.background = sym === "." ? "#fff" : boot.colours[sym];
+    b.appendChild(sw);
+    b.appendChild(document.createTextNode(boot.terrains[sym] + (odds !== undefined ? " " + Math.round(odds * 100) + "%" : "")));
+    b.addEventListener("click", function () { choose(sym); });
+    return b;
+  }
+
+  function openPicker(label) {
+    var layer = cellAt(label), odds = state.scan.odds[label] || {};
+    state.cell = label;
+    $("picker-cell").textContent = label;
+    var doubt = layer.symbol === "?" && !state.fixes[label];
+    $("picker-hint").textContent = doubt ? "unsure: what is drawn here?" : "read as " + boot.terrains[symbolOf(layer)];
+    var choices = $("choices"), others = $("others");
+    while (choices.firstChild) choices.removeChild(choices.firstChild);
+    while (others.firstChild) others.removeChild(others.firstChild);
+    var likely = layer.symbol === "?" ? (state.scan.alternatives[label] || "").split("") : [];
+    likely.forEach(function (s) { choices.appendChild(choiceButton(s, odds[s])); });
+    DRAWN.forEach(function (s) { if (likely.indexOf(s) < 0) others.appendChild(choiceButton(s)); });
+    var peers = doubt ? peersOf(label) : [];
+    $("alike").hidden = !peers.length;
+    $("alike-box").checked = true;
+    $("alike-text").textContent = "also " + peers.join(", ") + " (drawn alike, unsure too)";
+    $("alike").setAttribute("data-peers", peers.join(" "));
+    $("picker").hidden = false;
+    drawSheet();
+    $("picker").scrollIntoView({ behavior: "smooth", block: "nearest" });
+  }
+
+  function closePicker() { $("picker").hidden = true; state.cell = null; }
+
+  function choose(sym) {
+    var label = state.cell;
+    if (!label) return;
+    state.fixes[label] = sym;
+    if (!$("alike").hidden && $("alike-box").checked) {
+      ($("alike").getAttribute("data-peers") || "").split(" ").filter(Boolean)
+        .forEach(function (p) { state.fixes[p] = sym; });
+    }
+    closePicker();
+    drawSheet();
+    rescore();
+  }
+
+  // --- the score -------------------------------------------------------------------------------------
+  function rescore() {
+    var cards = chosenCards();
+    if (!cards.length) { renderNoCards(); return; }
+    var seq = ++state.seq;
+    fetch("/api/score", { method: "POST", headers: { "Content-Type": "application/json" },
+                          body: JSON.stringify(requestBody()) })
+      .then(function (r) { return r.json().then(function (j) { return { status: r.status, body: j }; }); })
+      .then(function (res) {
+        if (seq !== state.seq) return;  // an older answer overtaken by a newer fix
+        if (res.status === 200) renderScore(res.body, null);
+        else if (res.status === 422 && res.body.provisional) renderScore(res.body.provisional, res.body.error);
+        else { status(res.body.error || "cannot score", true); }
+      })
+      .catch(function () { status("The server did not answer.", true); });
+  }
+
+  function renderNoCards() {
+    var banner = $("banner");
+    banner.className = "banner refused";
+    banner.textContent = "Pick the scoring cards above to see the score.";
+    var body = $("score").tBodies[0];
+    while (body.firstChild) body.removeChild(body.firstChild);
+    renderWarnings();
+  }
+
+  function row(cells, label, points, why, extra) {
+    var tr = el("tr", extra || {});
+    if (cells) tr.setAttribute("data-cells", cells.join(" "));
+    tr.appendChild(el("td", {}, label[0]));
+    var name = el("td", {}, label[1]);
+    if (why) name.title = why;
+    tr.appendChild(name);
+    tr.appendChild(el("td", { "class": "n" }, points));
+    if (cells) tr.addEventListener("click", function () { pin(tr); });
+    if (cells) tr.addEventListener("mouseenter", function () { if (!state.pinned) highlight(tr, true); });
+    if (cells) tr.addEventListener("mouseleave", function () { if (!state.pinned) highlight(tr, false); });
+    return tr;
+  }
+
+  function highlight(tr, on) {
+    (tr.getAttribute("data-cells") || "").split(" ").forEach(function (c) {
+      var g = document.getElementById("c-" + c);
+      if (g) g.classList.toggle("hl", on);
+    });
+  }
+
+  function pin(tr) {
+    if (state.pinned) { highlight(state.pinned, false); state.pinned.classList.remove("pinned"); }
+    if (state.pinned === tr) { state.pinned = null; return; }
+    state.pinned = tr; tr.classList.add("pinned"); highlight(tr, true);
+  }
+
+  function cardName(id) {
+    for (var i = 0; i < boot.cards.length; i++) if (boot.cards[i].id === id) return boot.cards[i].names.en || id;
+    return id;
+  }
+
+  function renderScore(score, refusal) {
+    status("");
+    var season = score.season, letters = {}, counted = null;
+    if (season) {
+      Object.keys(season.edict_letters).forEach(function (l) { letters[season.edict_letters[l]] = l; });
+      counted = season.edicts;
+    }
+    var body = $("score").tBodies[0];
+    while (body.firstChild) body.removeChild(body.firstChild);
+    state.pinned = null;
+    Object.keys(score.cards).forEach(function (id) {
+      var d = score.details[id], off = counted && !(id in counted);
+      body.appendChild(row(d.cells, [letters[id] || "", cardName(id) + (off ? " (not this season)" : "")],
+        d.points, d.detail + (d.choice ? " — " + d.choice : ""), off ? { "class": "off" } : {}));
+    });
+    var coins = season ? season.coins : score.coins, monsters = season ? season.monsters : score.monsters;
+    var total = season ? season.total : score.total;
+    body.appendChild(row(null, ["", "coins"], coins));
+    body.appendChild(row(score.monster_cells, ["", "monsters"], monsters, "empty spaces next to monsters"));
+    var t = row(null, ["", "total"], total, null, { "class": "total", id: "total-row" });
+    if (refusal) t.children[1].appendChild(el("span", { "class": "provisional" }, " provisional"));
+    body.appendChild(t);
+    var banner = $("banner");
+    while (banner.firstChild) banner.removeChild(banner.firstChild);
+    banner.className = refusal ? "banner refused" : "banner";
+    banner.appendChild(el("span", { "class": "total", id: "total" }, total));
+    var doubtful = score.doubtful;
+    banner.appendChild(document.createTextNode(refusal
+      ? "needs a look: " + refusal + ". Tap the framed cells."
+      : (doubtful && doubtful.cells.length ? "scored: the unsure cells (" + doubtful.cells.join(", ")
+          + ") cannot change it." : "scored.")));
+    renderWarnings();
+  }
+
+  function renderWarnings() {
+    var ul = $("warnings");
+    while (ul.firstChild) ul.removeChild(ul.firstChild);
+    warnings().forEach(function (w) {
+      var li = el("li", {}, w + " ");
+      var b = el("button", { type: "button", "class": "button" }, "I checked it on the sheet");
+      b.addEventListener("click", function () { state.confirmed[w] = true; rescore(); });
+      li.appendChild(b);
+      ul.appendChild(li);
+    });
+  }
+
+  // --- the .sheet to keep ----------------------------------------------------------------------------------
+  function download() {
+    var body = requestBody();
+    body.title = "read by cartoscan from " + state.name;
+    fetch("/api/sheet", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+      .then(function (r) { if (!r.ok) throw new Error(); return r.blob(); })
+      .then(function (blob) {
+        var a = el("a", { href: URL.createObjectURL(blob),
+          download: (state.name.replace(/\.[^.]*$/, "").replace(/[^\w.-]+/g, "_") || "map") + ".sheet" });
+        document.body.appendChild(a); a.click();
+        setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+      })
+      .catch(function () { status("The sheet could not be made.", true); });
+  }
+
+  // --- wiring ---------------------------------------------------------------------------------------------
+  fillCards();
+  $("camera").addEventListener("change", function () { onFile(this); });
+  $("upload").addEventListener("change", function () { onFile(this); });
+  LETTERS.forEach(function (l) {
+    $("card-" + l).addEventListener("change", function () { remember(); if (state.scan) rescore(); });
+  });
+  $("season").addEventListener("change", function () { remember(); if (state.scan) rescore(); });
+  ["coins", "spent"].forEach(function (id) {
+    $(id).addEventListener("change", function () {
+      state.scan.warnings.forEach(function (w) { if (w.indexOf("coin") === 0) state.confirmed[w] = true; });
+      rescore();
+    });
+  });
+  $("picker-close").addEventListener("click", function () { closePicker(); drawSheet(); });
+  $("download").addEventListener("click", download);
+  $("again").addEventListener("click", function () {
+    $("result").hidden = true; state.scan = null; window.scrollTo(0, 0);
+  });
+})();

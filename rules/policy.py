@@ -1,0 +1,203 @@
+"""Whether a sheet read with doubts may be scored: one policy for every front end.
+
+A reader (the scanner, a person fixing cells, the live camera) hands over an :class:`UncertainSheet`:
+its most likely reading, each doubtful cell's plausible terrains, and whole-sheet doubts (the printed
+side, the A1 corner, the coin track) that no cell can express.  :func:`decide` answers with a
+:class:`Verdict`:
+
+* ``scored``: nothing was doubtful;
+* ``settled``: some cells are doubtful, but no plausible reading of them changes any number the
+  chosen cards, coins, monsters or season total report (:func:`rules.doubt.score_spread`);
+* ``allowed``: doubts remain and the caller asked to score the most likely reading anyway
+  (``--allow-doubtful``); the verdict keeps the doubts so that the result can carry them;
+* ``refused``: a person must look; :attr:`Verdict.stake` says what is at stake.
+
+A refused verdict is falsy, like the scanner's expected failures.  The CLI maps it to exit status 4.
+
+>>> from rules import Sheet
+>>> from rules.cards import find_card
+>>> guess = Sheet.blank("A").replace({(0, 0): "F"})
+>>> verdict = decide(UncertainSheet(guess, {(0, 0): ("F", ".")}), [find_card("sentinel_wood")])
+>>> bool(verdict), verdict.outcome.value
+(False, 'refused')
+>>> verdict.stake
+'1 cell(s) could not be read with confidence (A1); the total would be 0 to 1 (sentinel_wood 0 to 1)'
+>>> decide(UncertainSheet(guess), [find_card("sentinel_wood")]).outcome.value
+'scored'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from rules.doubt import Spread, TooManyReadings, score_spread
+from rules.grid import Cell, cell_label
+from rules.season import Season
+from rules.sheet import Sheet, Terrain
+
+__all__ = ["Outcome", "UncertainSheet", "Verdict", "decide"]
+
+
+class Outcome(StrEnum):
+    """What :func:`decide` made of an uncertain sheet."""
+
+    SCORED = "scored"
+    SETTLED = "settled"
+    ALLOWED = "allowed"
+    REFUSED = "refused"
+
+
+@dataclass(frozen=True)
+class UncertainSheet:
+    """A reading with its doubts.
+
+    Attributes
+    ----------
+    guess : rules.Sheet
+        The most likely reading: no ``?`` cell.
+    alternatives : Mapping[(row, col), tuple of Terrain or str]
+        Each doubtful cell's plausible terrains, most likely first (the first is the guess's).
+    doubts : tuple of str
+        Whole-sheet doubts, one line each (the printed side, which corner is A1, unsure coins, a coin
+        track cut off): a wrong one would change the whole score, so they are never settled by cards.
+    """
+
+    guess: Sheet
+    alternatives: Mapping[Cell, tuple[Terrain | str, ...]] = field(default_factory=dict)
+    doubts: tuple[str, ...] = ()
+
+    @property
+    def doubtful(self) -> tuple[str, ...]:
+        """Labels of the doubtful cells, row-major (``("C4", "H10")``)."""
+        return tuple(cell_label(cell) for cell in sorted(self.alternatives))
+
+    @property
+    def sheet(self) -> Sheet:
+        """The reading with ``?`` on every doubtful cell (what ``scan`` prints)."""
+        return self.guess.replace(dict.fromkeys(self.alternatives, Terrain.UNKNOWN))
+
+    @property
+    def is_certain(self) -> bool:
+        """True when nothing is doubtful."""
+        return not self.alternatives and not self.doubts
+
+    def fix(self, cells: Mapping[Cell, Terrain | str]) -> UncertainSheet:
+        """The same reading with `cells` settled by a person: their terrain given, their doubt gone.
+
+        Raises
+        ------
+        rules.SheetError
+            When a fix does not fit the sheet (a terrain on a printed mountain, ``?``...).
+        """
+        guess = self.guess.replace(dict(cells))
+        guess.require_known()
+        rest = {cell: alts for cell, alts in self.alternatives.items() if cell not in cells}
+        return UncertainSheet(guess, rest, self.doubts)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer of :func:`decide`; falsy when refused.
+
+    Attributes
+    ----------
+    outcome : Outcome
+    sheet : rules.Sheet or None
+        What to score (no ``?``); None when refused.
+    uncertain : UncertainSheet
+        What was decided on.
+    spread : Spread or None
+        What the doubtful cells' readings score, when it was worked out (settled, or refused because
+        the cells can change the score).
+    stake : str
+        One clause for a person on why it was refused (empty otherwise).
+    """
+
+    outcome: Outcome
+    sheet: Sheet | None
+    uncertain: UncertainSheet
+    spread: Spread | None = None
+    stake: str = ""
+
+    def __bool__(self) -> bool:
+        return self.outcome is not Outcome.REFUSED
+
+    @property
+    def doubtful(self) -> tuple[str, ...]:
+        """Labels of the doubtful cells."""
+        return self.uncertain.doubtful
+
+    @property
+    def doubts(self) -> tuple[str, ...]:
+        """The whole-sheet doubts."""
+        return self.uncertain.doubts
+
+    def doubtful_json(self) -> dict[str, Any] | None:
+        """The CONTRACT ``"doubtful"`` object of a result scored despite doubts, or None.
+
+        ``{"cells": [...], "certain": bool, "warnings": [...]}``: ``certain`` is True when the cells
+        were shown not to change the score (settled), False when the most likely reading was scored
+        on request (allowed)."""
+        if self.outcome is Outcome.SETTLED:
+            return {"cells": list(self.doubtful), "certain": True}
+        if self.outcome is Outcome.ALLOWED:
+            return {"cells": list(self.doubtful), "certain": False, "warnings": list(self.doubts)}
+        return None
+
+    def message(self) -> str:
+        """One line for a person: why it was refused, or what was scored despite doubts ('' if none)."""
+        cells = ", ".join(self.doubtful)
+        if self.outcome is Outcome.SETTLED:
+            return f"{len(self.doubtful)} unsure cell(s) ({cells}) cannot change this score"
+        if self.outcome is Outcome.ALLOWED:
+            parts = [f"{len(self.doubtful)} unsure cell(s) ({cells})"] if self.doubtful else []
+            parts += list(self.doubts)
+            return "scored the most likely reading despite " + "; ".join(parts)
+        if self.outcome is Outcome.REFUSED:
+            return self.stake
+        return ""
+
+
+def decide(
+    uncertain: UncertainSheet,
+    cards: Sequence[Any],
+    season: Season | str | None = None,
+    *,
+    allow_doubtful: bool = False,
+) -> Verdict:
+    """May `uncertain` be scored with these `cards` (and `season`)?
+
+    Parameters
+    ----------
+    uncertain : the reading and its doubts.
+    cards : scoring cards (``rules.cards.ScoringCard``), edicts A-D in order with a season.
+    season : optional season; its total is then one of the numbers that must not move.
+    allow_doubtful : score the most likely reading whatever the doubts (the verdict keeps them).
+
+    Returns
+    -------
+    Verdict, falsy when refused.
+
+    Raises
+    ------
+    rules.SheetError
+        The cards do not fit (given twice; not four with a season), found while weighing the cells.
+    """
+    if uncertain.is_certain:
+        return Verdict(Outcome.SCORED, uncertain.guess, uncertain)
+    if allow_doubtful:
+        return Verdict(Outcome.ALLOWED, uncertain.guess, uncertain)
+    if uncertain.doubts:
+        return Verdict(Outcome.REFUSED, None, uncertain, stake="; ".join(uncertain.doubts))
+    cells = ", ".join(uncertain.doubtful)
+    unsure = f"{len(uncertain.alternatives)} cell(s) could not be read with confidence ({cells})"
+    alternatives = {cell: tuple(str(t) for t in alts) for cell, alts in uncertain.alternatives.items()}
+    spread = score_spread(uncertain.guess, alternatives, cards, season)
+    if isinstance(spread, TooManyReadings):
+        return Verdict(Outcome.REFUSED, None, uncertain, stake=f"{unsure}; {spread.message}")
+    if not spread.certain:
+        return Verdict(Outcome.REFUSED, None, uncertain, spread, f"{unsure}; {spread.describe()}")
+    return Verdict(Outcome.SETTLED, uncertain.guess, uncertain, spread)

@@ -1,0 +1,55 @@
+"""``cartoscan report`` and ``score --fix`` / ``--review``: exit codes and what they write."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from cli import app
+
+runner = CliRunner()
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+CARDS = "sentinel_wood,canal_lake,wildholds,borderlands"
+
+
+def test_report_writes_html_and_png_despite_doubts(tmp_path: Path) -> None:
+    out, png = tmp_path / "a.html", tmp_path / "a.png"
+    args = ["report", str(SAMPLES / "phone_A.jpg"), "--cards", CARDS, "--season", "winter"]
+    result = runner.invoke(app, [*args, "-o", str(out), "--png", str(png)])
+    assert result.exit_code == 0, result.output
+    page = out.read_text(encoding="utf-8")
+    assert "phone_A.jpg" in page and "needs a look" in page and png.stat().st_size > 10_000
+    assert page.count("data:image/jpeg;base64,") == 2  # the photo and the rectified sheet, inline
+
+
+def test_report_of_a_sheet_file_and_its_errors(tmp_path: Path) -> None:
+    out = tmp_path / "b.html"
+    ok = runner.invoke(app, ["report", str(SAMPLES / "phone_B.sheet"), "--cards", CARDS, "-o", str(out)])
+    assert ok.exit_code == 0 and "scored" in out.read_text(encoding="utf-8")
+    no_png = runner.invoke(app, ["report", str(SAMPLES / "phone_B.sheet"), "--cards", CARDS, "-o", str(out),
+                                 "--png", str(tmp_path / "b.png")])
+    assert no_png.exit_code == 2
+    bad = runner.invoke(app, ["report", str(SAMPLES / "phone_B.sheet"), "--cards", CARDS,
+                              "-o", str(tmp_path / "missing" / "b.html")])
+    assert bad.exit_code == 2
+    not_photo = tmp_path / "x.jpg"
+    not_photo.write_bytes(b"text")
+    assert runner.invoke(app, ["report", str(not_photo), "--cards", CARDS, "-o", str(out)]).exit_code == 3
+
+
+def test_fix_settles_the_unsure_cells_of_a_photo() -> None:
+    args = ["score", str(SAMPLES / "phone_B.jpg"), "--cards", CARDS, "--season", "winter", "--json"]
+    refused = runner.invoke(app, args)
+    assert refused.exit_code == 4 and "--fix" in refused.output
+    fixed = runner.invoke(app, [*args, "--fix", "B7=W,G2=F"])
+    assert fixed.exit_code == 0, fixed.output
+    assert "doubtful" not in json.loads(fixed.stdout)
+    assert runner.invoke(app, [*args, "--fix", "B7=^"]).exit_code == 2
+    assert runner.invoke(app, [*args, "--fix", "Q7=W"]).exit_code == 2
+
+
+def test_review_needs_a_terminal() -> None:
+    result = runner.invoke(app, ["score", str(SAMPLES / "phone_B.jpg"), "--cards", CARDS, "--review"])
+    assert result.exit_code == 2 and "terminal" in result.output

@@ -1,0 +1,173 @@
+"""The page in a real browser (Debian's Chromium, headless, driven by Playwright): upload a bundled
+sample, fix its doubtful cells (the cells drawn alike in the same tap), see the total change, download
+the sheet.  Screenshots go to $CARTOSCAN_SHOTS when set (docs/ keeps the ones looked at)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+playwright_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():
+    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+
+import uvicorn  # noqa: E402
+
+from front.web import create_app  # noqa: E402
+from rules import Sheet  # noqa: E402
+from rules.cards import find_card  # noqa: E402
+from rules.season import score_season  # noqa: E402
+from scanner.pipeline import Reading, read_photo  # noqa: E402
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+CARDS = ["sentinel_wood", "canal_lake", "wildholds", "borderlands"]
+NAMES = ["Сторожевой лес", "Polny staw", "Bastionen in der Wildnis", "Borderlands"]  # any language
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync",
+]
+SHOTS = os.environ.get("CARTOSCAN_SHOTS")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    port = _free_port()
+    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not running.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert running.started, "the test server did not start"
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with playwright_api.sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
+        context = p.chromium.launch_persistent_context(
+            profile, executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True,
+            viewport={"width": 1200, "height": 900}, accept_downloads=True,
+        )
+        yield context
+        context.close()
+
+
+def _shot(page: object, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / name), full_page=True)  # type: ignore[attr-defined]
+
+
+def _truth(label: str) -> str:
+    sheet = Sheet.parse((SAMPLES / "phone_A.sheet").read_text(encoding="utf-8"))
+    r, c = ord(label[0]) - ord("A"), int(label[1:]) - 1
+    return str(sheet[r, c])
+
+
+@pytest.mark.parametrize("width", [390, 1200])
+def test_upload_fix_and_download(server: str, browser: object, width: int, tmp_path: Path) -> None:
+    reading = read_photo(SAMPLES / "phone_A.jpg")
+    assert isinstance(reading, Reading) and len(reading.doubtful) >= 2
+    page = browser.new_page()  # type: ignore[attr-defined]
+    page.set_viewport_size({"width": width, "height": 860})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server + "/")
+    for letter, name in zip("ABCD", NAMES, strict=True):
+        page.fill(f"#card-{letter}", name)
+    page.select_option("#season", "winter")
+    page.set_input_files("#upload", str(SAMPLES / "phone_A.jpg"))
+    page.wait_for_selector("#total")
+    assert "needs a look" in page.text_content("#banner")
+    before = int(page.text_content("#total"))
+    for label in reading.doubtful:
+        assert page.get_attribute(f"#c-{label}", "class").split().count("doubt") == 1
+    _shot(page, f"page_{width}_doubtful.png")
+
+    taps = 0
+    fixed: dict[str, str] = {}
+    while "needs a look" in page.text_content("#banner"):
+        open_cells = [c for c in reading.doubtful if c not in fixed]
+        label = open_cells[0]
+        page.click(f"#c-{label}")
+        taps += 1
+        assert page.is_visible("#picker")
+        if taps == 1:
+            _shot(page, f"page_{width}_picker.png")
+        peers = (page.get_attribute("#alike", "data-peers") or "").split()
+        if peers and any(_truth(p) != _truth(label) for p in peers):
+            page.uncheck("#alike-box")  # a look-alike that holds something else: fix it on its own
+            taps += 1
+            peers = []
+        symbol = _truth(label)
+        page.click(f"#choices button[data-symbol='{symbol}'], #others button[data-symbol='{symbol}']")
+        taps += 1
+        for cell in [label, *peers]:
+            fixed[cell] = _truth(label)
+        page.wait_for_function(
+            "n => !document.querySelector('#c-' + n).classList.contains('doubt')",
+            arg=label,
+        )
+        page.wait_for_timeout(300)  # the score request after the fix
+    assert fixed and taps <= 2 * len(reading.doubtful)
+    after = int(page.text_content("#total"))
+    assert "scored" in page.text_content("#banner")
+    fixes = {(ord(k[0]) - 65, int(k[1:]) - 1): v for k, v in fixed.items()}
+    cards = [find_card(c) for c in CARDS]
+    expected = score_season(reading.uncertain.fix(fixes).guess, cards, "winter").total
+    assert after == expected
+    assert "provisional" not in page.text_content("#total-row") and before != 0
+    _shot(page, f"page_{width}_fixed.png")
+
+    # any cell can be corrected: A9, a forest on the edge, made water costs Sentinel Wood (edict A) a point
+    assert _truth("A9") == "F" and str(reading.sheet[0, 8]) == "F"
+    page.click("#c-A9")
+    page.click("#others button[data-symbol='W'], #choices button[data-symbol='W']")
+    fixed["A9"] = "W"
+    page.wait_for_function("n => document.querySelector('#total').textContent !== String(n)", arg=after)
+    assert int(page.text_content("#total")) == after - 1
+
+    page.click("#score tbody tr:first-child")  # a card's cells highlighted
+    assert page.locator("svg .hl").count() > 0
+    with page.expect_download() as download_info:
+        page.click("#download")
+    path = tmp_path / "map.sheet"
+    download_info.value.save_as(path)
+    sheet = Sheet.parse(path.read_text(encoding="utf-8"))
+    for label, terrain in fixed.items():
+        assert str(sheet[ord(label[0]) - 65, int(label[1:]) - 1]) == terrain
+    assert download_info.value.suggested_filename == "phone_A.sheet"
+    assert not errors, errors
+    page.close()
+
+
+def test_a_bad_upload_says_why(server: str, browser: object, tmp_path: Path) -> None:
+    bad = tmp_path / "<b>notes<b>.jpg"
+    bad.write_bytes(b"this is text, not a photo")
+    page = browser.new_page()  # type: ignore[attr-defined]
+    page.goto(server + "/")
+    page.set_input_files("#upload", str(bad))
+    page.wait_for_function("() => document.querySelector('#status').classList.contains('error')")
+    assert "not an image" in page.text_content("#status")
+    assert page.locator("b").count() == 0  # the file name is text, never markup
+    page.close()

@@ -1,0 +1,204 @@
+"""rules.check: every problem of a sheet at once (CONTRACT section 4), known answers per rule and code."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from models.synth.play import random_game, replay
+from rules import Sheet, SheetError, Terrain, parse_label, parse_labels
+from rules.cards import find_card
+from rules.check import (
+    EDITIONS,
+    CheckResult,
+    Code,
+    _draw_caps,
+    check_sheet,
+    check_text,
+    explain,
+    outline_problems,
+    pieces_from_labels,
+)
+from rules.season import score_cards
+
+CASES = Path(__file__).resolve().parents[1] / "data" / "rules" / "check" / "problems.cases"
+
+
+def _cases() -> list[Any]:
+    out = []
+    for chunk in CASES.read_text(encoding="utf-8").split("\n---\n")[1:]:
+        meta = dict(re.findall(r"^#\s*(case|expect|edition|season)\s*:\s*(.*?)\s*$", chunk, flags=re.M))
+        out.append(pytest.param(chunk, meta["expect"], meta["edition"], meta.get("season"), id=meta["case"]))
+    return out
+
+
+def _codes(result: CheckResult) -> dict[str, set[frozenset[tuple[int, int]]]]:
+    found: dict[str, set[frozenset[tuple[int, int]]]] = {}
+    for p in result.problems:
+        found.setdefault(p.code.value, set()).add(frozenset(p.cells))
+    return found
+
+
+@pytest.mark.parametrize(("text", "expect", "edition", "season"), _cases())
+def test_known_answers(text: str, expect: str, edition: str, season: str | None) -> None:
+    result = check_sheet(Sheet.parse(text), edition=edition, season=season)
+    found = _codes(result)
+    if expect == "none":
+        assert result.ok, [str(p) for p in result.problems]
+        return
+    wanted: dict[str, frozenset[tuple[int, int]] | None] = {}
+    for entry in expect.split("|"):
+        code, _, cells = entry.strip().partition(" ")
+        wanted[code] = parse_labels(cells) if cells.strip() else None
+    assert set(found) == set(wanted), [str(p) for p in result.problems]
+    for code, cells in wanted.items():
+        if cells is not None:
+            assert cells in found[code], (code, found[code])
+
+
+def test_case_file_covers_every_grid_code() -> None:
+    codes = {e.strip().split(" ")[0] for p in _cases() for e in p.values[1].split("|")}
+    grid_codes = set(Code) - {
+        Code.BAD_OUTLINE,
+        Code.SEASON_REGRESSION,
+        Code.SEASON_PLACEMENT,
+        Code.SIDE_MISMATCH,
+        Code.HEADER,
+    }
+    assert {c.value for c in grid_codes} <= codes
+
+
+def test_json_matches_the_contract() -> None:
+    """CONTRACT section 4: {"ok": bool, "problems": [{"code", "cells", "message"}]}."""
+    sheet = Sheet.blank("A").replace({(2, 2): "?"}, stars="A1")
+    js = check_sheet(sheet).to_json()
+    assert js["ok"] is False and set(js) == {"ok", "problems"}
+    assert [p["code"] for p in js["problems"]] == ["unreadable", "star_without_hero"]
+    assert js["problems"][0]["cells"] == ["C3"] and isinstance(js["problems"][0]["message"], str)
+    assert check_sheet(Sheet.blank("B")).to_json() == {"ok": True, "problems": []}
+
+
+def test_header_problem_does_not_hide_the_grid() -> None:
+    """CONTRACT section 1 header limits (coins + spent <= 14) reported beside the grid's problems."""
+    text = "side: custom\ncoins: 10\nspent: 5\nstars: A1\n" + "\n".join(["..........."] * 11)
+    codes = [p.code for p in check_text(text).problems]
+    assert Code.COINS_EXCEED in codes and Code.STAR_WITHOUT_HERO in codes
+
+
+def test_side_contradiction_does_not_hide_the_grid() -> None:
+    """A terrain on a printed mountain (CONTRACT section 1) is reported, and the rest still checked."""
+    rows = list(Sheet.blank("A").rows)
+    r, c = next(iter(Sheet.blank("A").printed.mountains))
+    rows[r] = rows[r][:c] + "F" + rows[r][c + 1 :]
+    text = "side: A\nstars: K11\n" + "\n".join(rows)
+    codes = {p.code for p in check_text(text).problems}
+    assert {Code.SIDE_MISMATCH, Code.STAR_WITHOUT_HERO} <= codes
+
+
+def test_malformed_text_is_an_error() -> None:
+    with pytest.raises(SheetError):
+        check_text("side: A\nFFF\n")
+
+
+def test_outlines_checked_against_the_cards() -> None:
+    """Outlined pieces (from a photo): a forest L of four is Orchard's shape; a village L of four is no
+    village card's (base cards 09, 12, 14, 16); a gapped shape is outlined as its parts."""
+    orchard = frozenset({(0, 0), (0, 1), (0, 2), (1, 2)})
+    assert outline_problems([(orchard, Terrain.FOREST)], "base") == []
+    bad = outline_problems([(orchard, Terrain.VILLAGE)], "base")
+    assert [p.code for p in bad] == [Code.BAD_OUTLINE] and set(bad[0].cells) == orchard
+    assert outline_problems([(frozenset({(0, 0)}), Terrain.FARM)], "heroes") == []  # Pasture's X_X part
+    grid = np.full((11, 11), -1)
+    grid[0, :3] = 0
+    grid[1, 2] = 0
+    sheet = Sheet.blank("A").replace(dict.fromkeys(orchard, "V"))
+    pieces = pieces_from_labels(grid, sheet)
+    assert pieces == [(orchard, Terrain.VILLAGE)]
+    assert [p.code for p in check_sheet(sheet, outlines=pieces).problems] == [Code.BAD_OUTLINE]
+
+
+def test_season_regression() -> None:
+    """Spaces never become empty again (base rulebook p.5: shapes are drawn on empty spaces only)."""
+    before = Sheet.blank("A").replace({(0, 0): "F", (1, 1): "F"}, stars="K11")
+    after = Sheet.blank("A").replace({(0, 0): "V"})
+    codes = _codes(check_sheet(after, before=before))
+    assert parse_labels("A1") in codes["season_regression"]
+    assert parse_labels("B2") in codes["season_regression"]
+    assert parse_labels("K11") in codes["season_regression"]
+
+
+def test_season_placement() -> None:
+    """One season reveals each explore card once (base rulebook p.9): two village lines of four (only
+    Fishing Village draws one) are not one season's draws; one is."""
+    before = Sheet.blank("custom")
+    one = before.replace(dict.fromkeys([(0, c) for c in range(4)], "V"))
+    two = one.replace(dict.fromkeys([(5, c) for c in range(4)], "V"))
+    assert check_sheet(one, before=before, edition="base").ok
+    codes = _codes(check_sheet(two, before=before, edition="base"))
+    assert set(codes) == {"season_placement"}
+
+
+def test_season_coins() -> None:
+    """Coins gained in one season: a surrounded mountain pays one (base rulebook p.5)."""
+    before = Sheet("/".join(["..........."] * 5 + [".....^....."] + ["..........."] * 5), side="custom")
+    cells = {(4, 5): "W", (6, 5): "W", (5, 4): "W", (5, 6): "W"}
+    after = before.replace(cells)
+    codes = _codes(check_sheet(after, before=before, edition="base"))
+    assert "coins_missing" in codes
+    assert "coins_missing" not in _codes(check_sheet(after.replace(coins=1), before=before, edition="base"))
+
+
+def test_cover_prefers_shapes_and_reports_pieces() -> None:
+    """Hamlet's XXX/XX. village (base card 09) is one piece, not five 1x1s."""
+    sheet = Sheet.blank("custom").replace({(0, 0): "V", (0, 1): "V", (0, 2): "V", (1, 0): "V", (1, 1): "V"})
+    ex = explain(sheet, "base")
+    assert len(ex.pieces) == 1 and ex.pieces[0].cards == ("Hamlet",) and not ex.singles
+
+
+def test_search_budget_gives_a_partial_answer() -> None:
+    """A tiny node budget still answers (flagged partial), never hangs or raises."""
+    sheet = random_game(np.random.default_rng(7), season=4).sheet
+    result = check_sheet(sheet, budget=3)
+    assert isinstance(result.partial, bool)
+    assert explain(sheet, EDITIONS["base"].name, budget=1).partial
+
+
+def test_draw_caps() -> None:
+    """Most explore cards one season reveals: Rift Lands (0), the four 1-time cards, then 2-time cards
+    until the threshold (8, 8, 7, 6 base; 8, 7, 7, 6 Heroes)."""
+    assert _draw_caps(EDITIONS["base"]) == [7, 7, 7, 6]
+    assert _draw_caps(EDITIONS["heroes"]) == [7, 7, 7, 6]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_legal_games_have_no_problems(seed: int) -> None:
+    """The renderer's game player plays by rules.shapes: its games must check clean."""
+    game = random_game(np.random.default_rng(seed))
+    assert replay(game.sheet.side, game.moves) == game.sheet
+    result = check_sheet(game.sheet)
+    assert result.ok, [str(p) for p in result.problems]
+
+
+def test_monster_on_star_scores_as_destroyed() -> None:
+    """de-H "Zerstörte Felder": a monster on a hit space is destroyed at once and has no terrain type,
+    so Greengold Plains does not see a monster beside the village."""
+    grid = ["..........."] * 11
+    grid[5] = "....VM....."
+    sheet = Sheet("/".join(grid), side="custom", stars="F6")
+    assert sheet[parse_label("F6")] is Terrain.MONSTER
+    result = score_cards(sheet, [find_card("greengold_plains")])
+    assert result.monsters == 0 and result.scores["greengold_plains"].points == 0
+    assert any(p.code == "monster_on_star" for p in sheet.problems())
+
+
+def test_custom_ruins_on_a_mountain_is_a_warning() -> None:
+    """A custom map's ruins header naming a mountain scores (with a warning) instead of failing."""
+    grid = ["..........."] * 11
+    grid[0] = "^.........."
+    sheet = Sheet.parse("side: custom\nruins: A1 B2\n" + "\n".join(grid))
+    assert [p.code for p in sheet.problems()] == ["ruins"]
+    assert not sheet.problems()[0].fatal
