@@ -53,8 +53,10 @@ def clicks(reading: Reading, truth: Sheet, cards: list, season: Season, *, offer
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--photos", type=int, default=100, help="synthetic phone photos (besides the samples)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--photos", type=int, default=100, help="synthetic phone photos besides the samples")
     parser.add_argument("--split", default="params", choices=["train", "params", "eval"])
     parser.add_argument("--seed", type=int, default=5000)
     args = parser.parse_args()
@@ -89,8 +91,9 @@ def main() -> None:
         print(f"{name:<22} {unsure:>6} {before!s:>6} {after!s:>6}")
     doubtful = [r for r in rows if r[2] not in (0, None)]
     both = [r for r in doubtful if r[3] is not None]
-    print(f"\n{len(rows)} photos read ({len(rows) - 5} synthetic, split {args.split}); {len(doubtful)} needed "
-          f"a look; {sum(1 for r in rows if r[2] is None)} cannot be scored by fixing cells")
+    stuck = sum(1 for r in rows if r[2] is None)
+    print(f"\n{len(rows)} photos read ({len(rows) - 5} synthetic, split {args.split}); "
+          f"{len(doubtful)} needed a look; {stuck} cannot be scored by fixing cells")
     if both:
         b = [r[2] for r in both]
         a = [r[3] for r in both]

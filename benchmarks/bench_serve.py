@@ -67,7 +67,9 @@ def rss_kb(pid: int) -> tuple[int, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--uploads", type=int, default=300)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--megapixels", type=float, default=3.0)
