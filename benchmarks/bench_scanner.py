@@ -3,14 +3,15 @@
 Two photo sources:
 
 * the synthetic camera (``models.synth``), every tier, eval split, exact truth;
-* the real printed sheets in ``/work/shared/reference/sheets`` (read at run time, never copied), each
+* the real printed sheets in ``sheets/`` of the reference folder (``--reference DIR`` or
+  ``$CARTOSCAN_REFERENCE``; read at run time, never copied), each
   photographed here by a simple pinhole warp onto a random table.  Their truth is the grid found on
   the flat sheet image itself, so this part measures robustness and consistency under the warp,
   not absolute accuracy (the flat-sheet grids were checked by eye in debug images).
 
 Run (about 6-10 minutes on one free core)::
 
-    nice python benchmarks/bench_scanner.py --phone 200 --others 50 --real 20
+    nice python benchmarks/bench_scanner.py --phone 200 --others 50 --real 20 --reference ../shared/reference
 
 Times are CPU time (``time.process_time``) per ``locate_sheet`` call with OpenCV on one thread,
 decode excluded: CPU time does not depend on what else the shared machine runs meanwhile.  Run it
@@ -27,11 +28,11 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import reference_images
 
 from rules.grid import SIZE
 from scanner import Failure, Location, locate_sheet
 
-REFERENCE = Path("/work/shared/reference/sheets")
 N = SIZE
 
 
@@ -196,14 +197,12 @@ def orientation_of(corners: np.ndarray) -> int:
     return round(float(np.degrees(np.arctan2(d[1], d[0]))) / 90.0) % 4 * 90
 
 
-def bench_real(per_sheet: int) -> tuple[Tally, Tally] | None:
-    if not REFERENCE.is_dir():
-        print(f"(skipping real sheets: {REFERENCE} is absent)")
-        return None
+def bench_real(per_sheet: int, sheets: Path) -> tuple[Tally, Tally]:
+    """Locate each real sheet in `sheets` flat, then in `per_sheet` warped photos of it."""
     flat = Tally("real flat")
     warped = Tally("real warped")
     rng = np.random.default_rng(2024)
-    for path in sorted(REFERENCE.glob("*.png")):
+    for path in sorted(sheets.glob("*.png")):
         sheet = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if sheet is None:
             continue
@@ -233,6 +232,7 @@ def main() -> None:
     parser.add_argument("--real", type=int, default=20, help="warped photos per real reference sheet")
     parser.add_argument("--big", type=int, default=10, help="12 MP phone photos for the timing row")
     parser.add_argument("--worst", type=int, default=8, help="worst cases listed per source")
+    reference_images.add_option(parser)
     args = parser.parse_args()
     cv2.setNumThreads(1)
     tallies: list[Tally] = []
@@ -243,9 +243,9 @@ def main() -> None:
             tallies.append(bench_synth(tier, args.others))
     if args.big:
         tallies.append(bench_synth("phone", args.big, size=(4000, 3000), name="phone 12MP"))
-    real = bench_real(args.real) if args.real else None
-    if real:
-        tallies.extend(real)
+    sheets = reference_images.folder(args.reference, "sheets") if args.real else None
+    if sheets is not None:
+        tallies.extend(bench_real(args.real, sheets))
     print("err = worst of the 4 corners, in cells; max x = worst of the 144 grid crossings, in cells")
     print("silent = wrong side or A1 corner that Location.doubts() did not warn about")
     print(HEADER)

@@ -15,7 +15,8 @@ committed models).
    "guess exact" rate (the same with every cell's most likely reading, as ``--allow-doubtful``), the
    sheets whose coins or spent coins are wrong with no coin doubtful ("coins silent": `score` would
    print them) and the per-class confusion matrix.
-2. Real drawings from /work/shared/reference/drawing (read at run time, never copied or trained on):
+2. Real drawings from ``drawing/`` of the reference folder (``--reference DIR`` or ``$CARTOSCAN_REFERENCE``;
+   read at run time, never copied or trained on):
    the doodles composited onto the paper of a rendered blank sheet, and cells cut from the rulebook
    images by the hand-given boxes below.
 """
@@ -29,6 +30,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import reference_images
 
 from models import dataset as ds
 from models.synth.style import SPLITS
@@ -43,7 +45,6 @@ from scanner.constants import CANON_MARGIN, CANON_PPC
 from scanner.nets import Models, load_models
 from scanner.sample import cell_patches, coin_patches, edge_strips
 
-REFERENCE = Path("/work/shared/reference/drawing")
 #: Doodle file name stem (German) -> terrain symbol.
 DOODLE_TERRAIN = {"Acker": "P", "Baum": "F", "Haus": "V", "Monster": "M", "Wasser": "W"}
 #: Hand-given cell boxes (x0, y0, x1, y1) in the rulebook images, with their terrain.
@@ -191,11 +192,9 @@ def _composite(rgba: np.ndarray, paper: np.ndarray, scale: float) -> np.ndarray:
 
 
 def reference(
-    *, adapt: bool, threshold: float | None, decode: bool = DECODE_DEFAULT, directory: Path | None = None
+    drawings: Path, *, adapt: bool, threshold: float | None, decode: bool = DECODE_DEFAULT,
+    directory: Path | None = None,
 ) -> None:
-    if not REFERENCE.is_dir():
-        print(f"\n{REFERENCE} not found: real-drawing evaluation skipped")
-        return
     models = load_models(directory)
     kw = _options(adapt, threshold, decode)
     blank = _blank_canonical()
@@ -208,7 +207,7 @@ def reference(
     for scale in (0.6, 0.8):
         canonical = blank.copy()
         truth = {}
-        files = sorted((REFERENCE / "doodles").glob("*.png"))
+        files = sorted((drawings / "doodles").glob("*.png"))
         for (r, c), f in zip(free, files, strict=False):
             rgba = cv2.imread(str(f), cv2.IMREAD_UNCHANGED)
             if rgba is None or rgba.ndim != 3 or rgba.shape[2] != 4:
@@ -218,7 +217,7 @@ def reference(
             truth[(r, c)] = (DOODLE_TERRAIN[stem], f.name)
         _report(f"doodles at {scale:.0%} of a cell", canonical, truth, models, kw)
     for name, boxes in RULEBOOK_CELLS.items():
-        img = cv2.imread(str(REFERENCE / name))
+        img = cv2.imread(str(drawings / name))
         if img is None:
             continue
         canonical = blank.copy()
@@ -258,13 +257,15 @@ def main() -> None:
     ap.add_argument("--no-reference", action="store_true", help="skip the real drawings")
     ap.add_argument("--models", type=Path, action="append", default=None,
                     help="model directory to evaluate (repeatable; default: the committed models)")
+    reference_images.add_option(ap)
     args = ap.parse_args()
     dirs: list[Path | None] = list(args.models) if args.models else [None]
     synthetic(args.sheets, adapt=args.adapt, threshold=args.threshold, split=args.split, dirs=dirs,
               decode=args.decode)
-    if not args.no_reference:
+    drawings = None if args.no_reference else reference_images.folder(args.reference, "drawing")
+    if drawings is not None:
         for d in dirs:
-            reference(adapt=args.adapt, threshold=args.threshold, decode=args.decode, directory=d)
+            reference(drawings, adapt=args.adapt, threshold=args.threshold, decode=args.decode, directory=d)
 
 
 if __name__ == "__main__":

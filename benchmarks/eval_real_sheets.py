@@ -1,8 +1,10 @@
 """How the classifier reads the real printed sheets, blank and drawn on.
 
-    OMP_NUM_THREADS=1 python benchmarks/eval_real_sheets.py [--photos 10] [--drawn 0] [--models DIR]
+    OMP_NUM_THREADS=1 python benchmarks/eval_real_sheets.py --reference DIR [--photos 10] [--drawn 0]
+        [--models DIR]
 
-The reference sheets in ``/work/shared/reference/sheets`` (the publisher's print, scans and the
+The reference sheets in ``sheets/`` of the reference folder (``--reference DIR`` or
+``$CARTOSCAN_REFERENCE``: the publisher's print, scans and the
 printer-friendly redraw; read at run time, never copied or trained on) are photographed by the same
 pinhole warp as ``bench_scanner.py`` and read by the whole pipeline. Nothing is drawn on them, so the
 truth is the side's printed sheet: mountains and wasteland as printed, every other cell empty (printed
@@ -34,7 +36,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from bench_scanner import REFERENCE, pinhole_photo
+import reference_images
+from bench_scanner import pinhole_photo
 
 from models.synth.camera import photograph
 from models.synth.paper import render_page
@@ -68,12 +71,12 @@ def _misread(truth: Sheet, read: Sheet) -> tuple[int, list[Cell], list[tuple[Cel
     return cells, unsure, wrong
 
 
-def evaluate(photos: int, models: Models, seed: int = 2024) -> None:
+def evaluate(photos: int, models: Models, sheets: Path, seed: int = 2024) -> None:
     rng = np.random.default_rng(seed)
     rows: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     wrong_cells: dict[str, list[str]] = defaultdict(list)
     with tempfile.TemporaryDirectory() as tmp:
-        for path in sorted(REFERENCE.glob("*.png")):
+        for path in sorted(sheets.glob("*.png")):
             sheet = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if sheet is None:
                 continue
@@ -109,11 +112,11 @@ def evaluate(photos: int, models: Models, seed: int = 2024) -> None:
         print(f"  {name}: confidently wrong {len(misread)}x, most often {', '.join(common)}")
 
 
-def drawn(games: int, models: Models, seed: int = 2025) -> None:
+def drawn(games: int, models: Models, sheets: Path, seed: int = 2025) -> None:
     rows: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     misses: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as tmp:
-        for k, path in enumerate(sorted(REFERENCE.glob("*.png"))):
+        for k, path in enumerate(sorted(sheets.glob("*.png"))):
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             side = path.name[0]
             flat = locate_sheet(image) if image is not None else None
@@ -205,18 +208,20 @@ def main() -> None:
                     help="random games drawn on each reference sheet and read (0: blank sheets only)")
     ap.add_argument("--models", type=Path, default=None,
                     help="model directory (default: the committed models)")
+    reference_images.add_option(ap)
     args = ap.parse_args()
-    if not REFERENCE.is_dir():
-        print(f"{REFERENCE} is absent: nothing to measure")
+    sheets = reference_images.folder(args.reference, "sheets")
+    if sheets is None:
+        print("nothing to measure without the reference sheets")
         return
     models = load_models(args.models) if args.models else default_models()
-    print(f"real blank sheets from {REFERENCE}, {args.photos} photo(s) each, models "
+    print(f"real blank sheets from {sheets}, {args.photos} photo(s) each, models "
           f"{args.models or 'committed'}")
     if args.photos:
-        evaluate(args.photos, models)
+        evaluate(args.photos, models, sheets)
     if args.drawn:
         print(f"\n{args.drawn} random game(s) drawn on each sheet (params-split hand), phone tier")
-        drawn(args.drawn, models)
+        drawn(args.drawn, models, sheets)
 
 
 if __name__ == "__main__":

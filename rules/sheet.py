@@ -1,6 +1,6 @@
 """The map sheet: terrain symbols, cell labels and the immutable :class:`Sheet` value.
 
-The text notation is fixed by ``CONTRACT.md`` section 1::
+The text notation is fixed by ``docs/INTERFACES.md`` section 1::
 
     # Alice, game 3, after winter
     side: A
@@ -283,7 +283,7 @@ def _grid_arg(grid: str | Iterable[str] | Iterable[Terrain]) -> str:
 class Sheet:
     """An immutable, hashable map sheet: 121 spaces plus coins, spent coins, ruins and hit stars.
 
-    Build one with :meth:`parse` (the CONTRACT notation), :meth:`blank`, or the constructor
+    Build one with :meth:`parse` (the notation of docs/INTERFACES.md), :meth:`blank`, or the constructor
     (what ``repr()`` prints)::
 
         Sheet("FFF......../...", side="B", coins=5, stars="C4 C5")
@@ -398,7 +398,7 @@ class Sheet:
 
     @classmethod
     def parse(cls, text: str) -> Sheet:
-        """Read the CONTRACT notation.
+        """Read the sheet notation (docs/INTERFACES.md section 1).
 
         Raises
         ------
@@ -485,7 +485,7 @@ class Sheet:
         return self.to_text()
 
     def to_json(self) -> dict[str, Any]:
-        """The reading as JSON (CONTRACT section 3 ``scan`` fields, plus ``ruins`` for side custom)."""
+        """The reading as JSON (INTERFACES section 3 ``scan`` fields, plus ``ruins`` for side custom)."""
         out: dict[str, Any] = {
             "side": self.side,
             "grid": list(self.rows),

@@ -2,9 +2,9 @@
 
 A ``.cases`` file is a list of chunks separated by lines ``---``. A chunk holding only comments is the
 file's preamble (it says what the file pins and how) and is skipped. Every other chunk is one case: a
-sheet in CONTRACT notation whose comment lines ``# key: value`` carry the case's name (``case``), the
-rule it pins and its known answer (a key repeated on the next lines continues its value); which keys
-a suite reads is the suite's business.
+sheet in the notation of docs/INTERFACES.md whose comment lines ``# key: value`` carry the case's name
+(``case``), the rule it pins and its known answer (a key repeated on the next lines continues its
+value); which keys a suite reads is the suite's business.
 Comment lines with other words are left alone (they are comments), but a case lacking a key its
 suite requires is an error, so a case cannot silently stop checking.
 """

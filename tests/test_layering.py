@@ -6,12 +6,17 @@ rest of it); scanner imports rules; models.synth imports rules and the printed s
 (scanner.geometry); the training code (models/*.py) imports rules, scanner and models; the front ends
 (front/, cli.py, benchmarks/) import anything. Nothing below the front ends imports one, and
 nothing imports the tests.
+
+The same walk checks that pyproject.toml declares what the code imports: each third-party module
+imported by the packages or cli.py comes from a distribution declared in the right place (the runtime
+dependencies or the extra of the part that imports it), and each runtime dependency is imported.
 """
 
 from __future__ import annotations
 
 import ast
 import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -104,3 +109,63 @@ def test_imports_follow_the_layers(path: Path) -> None:
 )
 def test_the_rule_itself(importer: str, imported: str, ok: bool) -> None:
     assert allowed(importer, imported) is ok
+
+
+# Third-party modules -> (distribution, where pyproject declares it: "runtime" or an extra's name;
+# None for an optional plugin the code guards with ImportError and pyproject leaves out).
+DISTRIBUTIONS: dict[str, tuple[str, str | None]] = {
+    "numpy": ("numpy", "runtime"),
+    "cv2": ("opencv-python-headless", "runtime"),
+    "PIL": ("pillow", "runtime"),
+    "onnxruntime": ("onnxruntime", "runtime"),
+    "typer": ("typer", "runtime"),
+    "rich": ("rich", "runtime"),
+    "pillow_heif": ("pillow-heif", None),
+    "torch": ("torch", "train"),
+    "onnx": ("onnx", "train"),
+    "onnxscript": ("onnxscript", "train"),
+    "starlette": ("starlette", "web"),
+    "uvicorn": ("uvicorn", "web"),
+    "multipart": ("python-multipart", "web"),
+    "httpx": ("httpx", "web"),
+    "playwright": ("playwright", "web"),
+}
+
+
+def _declared() -> dict[str, set[str]]:
+    """Distribution names by place ("runtime" or an extra), from pyproject.toml."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+    def names(requirements: list[str]) -> set[str]:
+        return {req.split(";")[0].split("[")[0].strip().split(" ")[0].rstrip("<>=!~,0123456789.").lower()
+                for req in requirements}
+
+    out = {"runtime": names(project["dependencies"])}
+    out.update({extra: names(reqs) for extra, reqs in project["optional-dependencies"].items()})
+    return out
+
+
+def _third_party() -> dict[str, set[str]]:
+    """Imported third-party top-level module -> the project modules importing it."""
+    found: dict[str, set[str]] = {}
+    for path in [*LIBRARY, ROOT / "cli.py"]:
+        for _, name in imports_of(path):
+            top = name.split(".")[0]
+            if top not in PROJECT and top not in sys.stdlib_module_names and top != "__future__":
+                found.setdefault(top, set()).add(_module_name(path))
+    return found
+
+
+def test_what_is_imported_is_declared() -> None:
+    declared = _declared()
+    for module, importers in sorted(_third_party().items()):
+        assert module in DISTRIBUTIONS, f"{module} (imported by {sorted(importers)}) is not in DISTRIBUTIONS"
+        dist, place = DISTRIBUTIONS[module]
+        if place is None:
+            continue
+        assert dist in declared[place], f"{module}: {dist} is not declared in pyproject ({place})"
+
+
+def test_every_runtime_dependency_is_imported() -> None:
+    imported = {DISTRIBUTIONS[m][0] for m in _third_party() if m in DISTRIBUTIONS}
+    assert _declared()["runtime"] - imported == set()

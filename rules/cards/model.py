@@ -68,7 +68,7 @@ class CardScore:
     Attributes
     ----------
     card_id : str
-        The card's id (CONTRACT §2).
+        The card's id (docs/INTERFACES.md §2).
     points : int
         Stars earned (never negative).
     cells : frozenset of (row, col)
@@ -170,7 +170,7 @@ class ScoringCard:
     Attributes
     ----------
     id : str
-        Stable snake_case id (CONTRACT §2).
+        Stable snake_case id (docs/INTERFACES.md §2).
     names : Mapping[str, str]
         Printed names by language code (``en``, ``de``, ``pl``, ``ru``; missing when unknown).
     aliases : tuple of str

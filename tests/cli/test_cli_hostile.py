@@ -59,7 +59,8 @@ def _make(folder: Path, spec: dict[str, Any]) -> None:
     from rules import Sheet
     from rules.sheet import parse_label
 
-    path = folder / spec["path"]
+    # a name given as hex bytes may be no UTF-8 at all (as os.fsdecode holds it: surrogates)
+    path = folder / (os.fsdecode(bytes.fromhex(spec["path_hex"])) if "path_hex" in spec else spec["path"])
     path.parent.mkdir(parents=True, exist_ok=True)
     if spec.get("dir"):
         path.mkdir()
@@ -265,6 +266,8 @@ def _check(case: dict[str, Any], folder: Path, status: int, out: str, err: str) 
             assert all(v is None or g == v for g, v in zip(got, values, strict=True)), (where, column, got)
     for name, text in case.get("untouched", {}).items():
         assert (folder / name).read_text(encoding="utf-8") == text, where
+    for name, count in case.get("listing_count", {}).items():
+        assert len(list((folder / name).iterdir())) == count, where
     for name, listing in case.get("listing", {}).items():
         assert sorted(p.name for p in (folder / name).iterdir()) == listing, where
 

@@ -1,6 +1,6 @@
 """Known-answer suites for the 32 scoring cards, read from tests/data/rules/cards/<card_id>.cases.
 
-File format: cases separated by a line ``---``.  A case is a sheet in CONTRACT notation whose
+File format: cases separated by a line ``---``.  A case is a sheet in the notation of docs/INTERFACES.md whose
 comment lines carry the known answer::
 
     # case: corner forest
