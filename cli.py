@@ -554,24 +554,23 @@ def list_cards(
     if json_out:
         typer.echo(json.dumps(rows, ensure_ascii=False))
         return
-    table = Table(title="Scoring cards (names in any listed language work for --cards)", title_justify="left")
-    widest = max(len(row["id"]) for row in rows)
-    table.add_column("id", no_wrap=True, min_width=widest)  # the id is what --cards takes: never cut
-    for name in ("English", "Deutsch", "Polski", "Русский", "back", "solo", "game"):
-        table.add_column(name, justify="right" if name == "solo" else "left", overflow="fold")
+    console = Console(highlight=False)
+    # The id is what --cards takes: never cut. The printed names in four languages need ~130 columns;
+    # a narrower terminal gets the English name only (every language still works for --cards).
+    languages = {"en": "English", "de": "Deutsch", "pl": "Polski", "ru": "Русский"}
+    if console.width < 130:
+        languages = {"en": "English"}
+        title = "Scoring cards (German, Polish, Russian names: a wider terminal or --json)"
+    else:
+        title = "Scoring cards (names in any listed language work for --cards)"
+    table = Table(title=title, title_justify="left")
+    table.add_column("id", no_wrap=True, min_width=max(len(row["id"]) for row in rows))
+    for name in (*languages.values(), "back", "solo", "game"):
+        table.add_column(name, justify="right" if name == "solo" else "left")
     for row in rows:
-        names = row["names"]
-        table.add_row(
-            row["id"],
-            names.get("en", ""),
-            names.get("de", ""),
-            names.get("pl", ""),
-            names.get("ru", ""),
-            row["category"],
-            str(row["solo_value"]),
-            row["expansion"],
-        )
-    Console(highlight=False).print(table)
+        names = [row["names"].get(code, "") for code in languages]
+        table.add_row(row["id"], *names, row["category"], str(row["solo_value"]), row["expansion"])
+    console.print(table)
 
 
 # --- batch (a tournament folder) ----------------------------------------------------------------------
@@ -621,12 +620,28 @@ def _batch_inputs(
     return out
 
 
+def _utf8(text: str) -> str:
+    """`text` with the bytes of a file name that are not UTF-8 (held as surrogates) shown as ``\\xff``,
+    so that it can be written as UTF-8 (JSON lines, CSV)."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def _batch_row(
     source: str, why_not: str, card_ids: tuple[str, ...], season: str | None, allow_doubtful: bool
 ) -> tuple[dict[str, Any], str | None]:
     """One batch input scored: its JSON row (``ok``, ``status`` always) and the note to print, if any.
 
     A module-level function of plain arguments, so that a worker process can run it (``--jobs``)."""
+    row, note = _score_one(source, why_not, card_ids, season, allow_doubtful)
+    row["input"] = _utf8(row["input"])
+    if "error" in row:
+        row["error"] = _utf8(row["error"])
+    return row, note
+
+
+def _score_one(
+    source: str, why_not: str, card_ids: tuple[str, ...], season: str | None, allow_doubtful: bool
+) -> tuple[dict[str, Any], str | None]:
     from front.results import score_json
     from rules import SheetError
     from rules.cards import find_card
@@ -783,6 +798,10 @@ def batch(
         Path | None,
         typer.Option(metavar="DIR", help="Copy every input that could not be scored into this folder."),
     ] = None,
+    report_dir: Annotated[
+        Path | None,
+        typer.Option(metavar="DIR", help="Write an HTML report per input and index.html ranking players."),
+    ] = None,
 ) -> None:
     """Score many sheets: one JSON line per input on stdout, in input order, failures included.
 
@@ -803,7 +822,9 @@ def batch(
     if csv is not None:
         _check_output_file(csv, "--csv")
     review = _output_dir(review_dir, "--review-dir") if review_dir is not None else None
-    items = _batch_inputs(inputs, recursive, tuple(p for p in (csv, review_dir) if p is not None))
+    reports = _Reports(_output_dir(report_dir, "--report-dir"), chosen, which) if report_dir else None
+    outputs = tuple(p for p in (csv, review_dir, report_dir) if p is not None)
+    items = _batch_inputs(inputs, recursive, outputs)
     if not items:
         raise _fail("no files in the given paths", 2)
     card_ids = [card.id for card in chosen]
@@ -819,23 +840,215 @@ def batch(
         with Progress(transient=True, console=err, disable=not err.is_terminal) as progress:
             task = progress.add_task("scoring", total=len(items))
             season_name = which.value if which else None
-            for row, note in _batch_rows(items, tuple(card_ids), season_name, allow_doubtful, workers):
+            rows = _batch_rows(items, tuple(card_ids), season_name, allow_doubtful, workers)
+            for (source, _), (row, note) in zip(items, rows, strict=True):
                 if note:
                     _say("note", "yellow", note)
                 if out is not None:  # the file first: a row on stdout is a row in the file
                     out.row(_csv_values(row, card_ids, which is not None))
                 typer.echo(json.dumps(row, ensure_ascii=False))
                 if review is not None and not row["ok"]:
-                    _copy_for_review(row["input"], review, taken)
+                    _copy_for_review(source, review, taken)
+                if reports is not None:
+                    reports.add(source, row)
                 statuses.append(row["status"])
                 progress.advance(task)
     finally:
         if out is not None:
             out.close()
+        if reports is not None:
+            reports.close()
     failed = [status for status in statuses if status]
     if failed:
         message = f'{len(failed)} of {len(statuses)} input(s) could not be scored (lines with "ok": false)'
         raise _fail(message, min(failed))
+
+
+# --- check / game (rules.check: shapes, coins, heroes, seasons) -------------------------------------
+
+EditionOption = Annotated[
+    str | None, typer.Option("--edition", help="Cards played: base or heroes (default: from the side).")
+]
+
+
+def _check_one(source: str, before: Any, edition: str | None, season: Any) -> Any:
+    """rules.check on a .sheet file, '-' or a photo (its '?' cells and outlined pieces included);
+    raises _InputError."""
+    import sys
+
+    from rules import SheetError
+    from rules.check import check_sheet, check_text, pieces_from_labels
+
+    try:
+        if source == "-" or source.lower().endswith(".sheet"):
+            try:
+                text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                why = "no such file" if isinstance(exc, FileNotFoundError) else exc.__class__.__name__
+                raise _InputError(f"{source}: cannot read the sheet file ({why})", 2) from None
+            return check_text(text, before=before, edition=edition, season=season)
+        reading = _photo_reading(source)
+        outlines = None
+        if {"horizontal", "vertical"} <= reading.outlines.keys():
+            import numpy as np
+
+            from scanner.pieces import find_pieces
+
+            printed = reading.sheet.printed
+            drawable = np.ones((11, 11), bool)
+            for r, c in printed.mountains | printed.wasteland:
+                drawable[r, c] = False
+            labels = find_pieces(drawable, reading.outlines["horizontal"], reading.outlines["vertical"])
+            outlines = pieces_from_labels(labels, reading.sheet)
+        return check_sheet(reading.sheet, before=before, outlines=outlines, edition=edition, season=season)
+    except SheetError as exc:
+        raise _InputError(f"{source}: {exc}", 2) from None
+
+
+def _photo_reading(source: str) -> Any:
+    """The scanner's reading of a photo (raises _InputError: 3 unreadable, 1 model files)."""
+    from scanner.failure import Failure
+    from scanner.nets import ModelError
+    from scanner.pipeline import read_photo
+
+    try:
+        reading = read_photo(source)
+    except ModelError as exc:
+        raise _InputError(str(exc), 1) from None
+    if isinstance(reading, Failure):
+        raise _InputError(f"{source}: {reading.message}", 3)
+    return reading
+
+
+def _print_problems(source: str, problems: Any) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+
+    console = Console(highlight=False, soft_wrap=True)
+    if not problems:
+        console.print(f"{escape(source)}: [green]no problems[/green]")
+    for problem in problems:
+        console.print(f"{escape(source)}: [yellow]{problem.code.value}[/yellow] {escape(problem.message)}")
+
+
+@app.command()
+def check(
+    source: Annotated[str, typer.Argument(metavar="INPUT", help="A .sheet file, '-' for stdin, or a photo.")],
+    *,
+    before: Annotated[
+        str | None, typer.Option("--before", help="The same sheet one season earlier (.sheet or photo).")
+    ] = None,
+    season: SeasonOption = None,
+    edition: EditionOption = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Check a sheet against the rules, every problem at once: shapes, coins, heroes' stars, destroyed
+    spaces, outlines (photos); with --before, what one season may change.
+
+    Exit 0: no problems; 4: problems found; 2: bad option or malformed sheet; 3: unreadable photo.
+    """
+    import json
+
+    from rules import SheetError
+    from rules.season import Season
+
+    try:
+        which = Season.parse(season) if season is not None else None
+    except SheetError as exc:
+        raise _fail(str(exc), 2) from None
+    if edition is not None and edition not in ("base", "heroes"):
+        raise _fail(f"--edition must be base or heroes, not {edition!r}", 2)
+    try:
+        earlier = _load_sheet(before, True, [], None)[0] if before is not None else None
+        result = _check_one(source, earlier, edition, which)
+    except _InputError as exc:
+        raise _fail(str(exc), exc.status) from None
+    if json_out:
+        typer.echo(json.dumps(result.to_json(), ensure_ascii=False))
+    else:
+        _print_problems(source, result.problems)
+    if not result.ok:
+        raise typer.Exit(4)
+
+
+@app.command()
+def game(
+    sources: Annotated[
+        list[str], typer.Argument(metavar="SPRING SUMMER FALL WINTER", help="The sheet after each season.")
+    ],
+    *,
+    cards: CardsOption = None,
+    solo: Annotated[bool, typer.Option("--solo", help="Add the solo rating and title.")] = False,
+    edition: EditionOption = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    allow_doubtful: AllowDoubtfulOption = False,
+) -> None:
+    """Score a whole game from the sheet after each season (photos or .sheet files): each season, the
+    total, and the problems within and between seasons.
+
+    Exit 0: no problems; 4: problems found (the scores are still printed) or a photo too doubtful to
+    score; 2: bad option, not four inputs, malformed sheet; 3: unreadable photo.
+    """
+    import json
+
+    from rules import SheetError
+    from rules.check import check_sheet
+    from rules.season import Season, game_score
+
+    if len(sources) != 4:
+        raise _fail(f"a game needs four sheets (spring, summer, fall, winter), got {len(sources)}", 2)
+    if edition is not None and edition not in ("base", "heroes"):
+        raise _fail(f"--edition must be base or heroes, not {edition!r}", 2)
+    chosen, _ = _parse_cards_and_season(cards, None)
+    sheets = [_read_sheet(src, allow_doubtful, chosen, s)[0] for src, s in zip(sources, Season, strict=True)]
+    try:
+        result = game_score(sheets, chosen)
+    except SheetError as exc:
+        raise _fail(str(exc), 2) from None
+    problems: list[dict[str, Any]] = []
+    seen: set[tuple[str, tuple[Any, ...], str]] = set()
+    for i, (sheet, which) in enumerate(zip(sheets, Season, strict=True)):
+        found = check_sheet(sheet, before=sheets[i - 1] if i else None, edition=edition, season=which)
+        for problem in found.problems:
+            key = (problem.code.value, problem.cells, problem.message)
+            if key not in seen:
+                seen.add(key)
+                problems.append({**problem.to_json(), "season": which.value})
+    out: dict[str, Any] = {
+        "seasons": [s.to_json() for s in result.seasons],
+        "total": result.total,
+        "monster_loss": result.monster_loss,
+        "problems": problems,
+    }
+    if solo:
+        out |= {"solo_rating": result.solo_rating, "title": result.title}
+    if json_out:
+        typer.echo(json.dumps(out, ensure_ascii=False))
+    else:
+        _print_game(out)
+    if problems:
+        raise typer.Exit(4)
+
+
+def _print_game(out: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console(highlight=False, soft_wrap=True)
+    table = Table(title="game", title_justify="left")
+    for name in ("season", "edicts", "coins", "monsters", "total"):
+        table.add_column(name, justify="left" if name in ("season", "edicts") else "right")
+    for s in out["seasons"]:
+        edicts = ", ".join(f"{card} {points}" for card, points in s["edicts"].items())
+        table.add_row(s["name"], edicts, str(s["coins"]), str(s["monsters"]), str(s["total"]))
+    table.add_section()
+    table.add_row("[bold]game[/bold]", "", "", "", f"[bold]{out['total']}[/bold]")
+    console.print(table)
+    if "solo_rating" in out:
+        console.print(f"solo rating {out['solo_rating']}: {escape(str(out['title'] or 'no title'))}")
+    for p in out["problems"]:
+        console.print(f"[yellow]{p['code']}[/yellow] ({p['season']}) {escape(p['message'])}")
 
 
 # --- report / serve (front ends: the HTML report, the web page) -------------------------------------
@@ -902,14 +1115,47 @@ def _write_report(source: str, out: Path, png: Path | None, chosen: Any, which: 
 
 
 def _problems(review: Any) -> list[dict[str, Any]]:
-    """The problems a report lists: the shown sheet's own (``check``'s when it exists)."""
-    from rules import cell_label
+    """The problems a report lists: ``check``'s on the sheet as read (its '?' cells as wildcards)."""
+    from rules.check import check_sheet
 
-    sheet = review.uncertain.guess
-    return [
-        {"code": p.code, "cells": [cell_label(c) for c in p.cells], "message": p.message}
-        for p in sheet.problems()
-    ]
+    return [problem.to_json() for problem in check_sheet(review.uncertain.sheet).problems]
+
+
+class _Reports:
+    """batch --report-dir: one HTML report per input as the batch goes, then index.html ranking them."""
+
+    def __init__(self, folder: Path, chosen: Any, which: Any) -> None:
+        self.folder, self.chosen, self.which = folder, chosen, which
+        self.entries: list[dict[str, Any]] = []
+        self.taken: set[str] = {"index"}
+
+    def add(self, source: str, row: dict[str, Any]) -> None:
+        stem = Path(source).stem if source != "-" else "stdin"
+        name, n = stem, 1
+        while name.lower() in self.taken:
+            n += 1
+            name = f"{stem}_{n}"
+        player = Path(source).name if source != "-" else "stdin"
+        entry: dict[str, Any] = {"name": player, "report": f"{name}.html", "total": None, "monsters": None}
+        try:
+            review = _write_report(source, self.folder / entry["report"], None, self.chosen, self.which, None)
+        except _InputError as exc:
+            self.entries.append(entry | {"report": "", "note": str(exc)})
+            return
+        self.taken.add(name.lower())
+        shown = review.shown
+        entry["total"] = shown["season"]["total"] if "season" in shown else shown["total"]
+        entry["monsters"] = shown["season"]["monsters"] if "season" in shown else shown["monsters"]
+        entry["note"] = "" if row["ok"] else "needs a look: " + review.verdict.message()
+        self.entries.append(entry)
+
+    def close(self) -> None:
+        from front.report import index_html
+
+        try:
+            (self.folder / "index.html").write_text(index_html(self.entries), encoding="utf-8")
+        except OSError as exc:
+            raise _fail(f"--report-dir: cannot write index.html ({exc.strerror or exc})", 2) from None
 
 
 @app.command()
@@ -1115,6 +1361,22 @@ def _print_live(console: Any, event: Any) -> None:
         console.print(f"  {verdict.outcome.value}{stake}", markup=False)
 
 
+def _quiet_on_closed_pipe() -> None:
+    """Writing into a pipe whose reader has gone (``cartoscan batch ... | head``) ends the command the
+    way it ends any Unix filter, by SIGPIPE, instead of a traceback or typer's exit 1 (which is the
+    status of broken model files here). Only when stdout is a pipe: nothing else can close under us."""
+    import os
+    import signal
+    import stat
+
+    try:
+        piped = stat.S_ISFIFO(os.fstat(1).st_mode)
+    except OSError:
+        return
+    if piped and hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+
+
 def main() -> None:
     """Run the command; usage errors (typer's own, too) are one red line and exit status 2."""
     import os
@@ -1125,6 +1387,7 @@ def main() -> None:
     # typer validates options through pydantic, which would scan every installed package's entry
     # points for pydantic plugins on each start (~20-80 ms); the command uses none
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    _quiet_on_closed_pipe()
     try:
         code = app(standalone_mode=False)
     except typer.Exit as exc:

@@ -338,6 +338,7 @@ def _cover(
     spec_cards: Sequence[Sequence[int]] | None = None,
     caps: Sequence[int] | None = None,
     colony: bool = False,
+    max_pieces: int | None = None,
 ) -> tuple[list[tuple[int, int]], bool]:
     """An exact cover of `required` by `placements` (``(mask, spec)``; `optional` cells may be covered
     too, each at most once) with the fewest 1x1 pieces (spec ``-1``), larger shapes tried first.
@@ -345,7 +346,8 @@ def _cover(
     `spec_cards` names the cards (indices) offering each spec, and `caps` how often each card may be
     drawn (each explore card once a season, an ambush once a game).  With `colony`, 1x1 pieces are
     free when they form one orthogonally connected group (a zombie colony: Zombie Plague spreads to
-    every empty neighbour of a zombie); the cost is the 1x1s outside it.
+    every empty neighbour of a zombie); the cost is the 1x1s outside it.  `max_pieces` bounds the
+    shapes (not 1x1s) drawn (one ambush a season).
 
     Returns the pieces and whether the cost is proven minimal (False when the node budget ran out:
     the best found so far is returned).
@@ -379,7 +381,8 @@ def _cover(
             return
         low = rem & -rem
         avail = rem | opt
-        for mask, spec in by_first.get(low.bit_length() - 1, ()):
+        shapes_left = max_pieces is None or len(chosen) - singles < max_pieces
+        for mask, spec in by_first.get(low.bit_length() - 1, ()) if shapes_left else ():
             if mask & avail != mask:
                 continue
             card = room(spec)
@@ -473,6 +476,7 @@ def explain(
     *,
     region: frozenset[Cell] | None = None,
     seasons: int = 4,
+    ambushes: int | None = None,
     budget: int = NODE_BUDGET,
 ) -> Explanation:
     """Explain each drawn terrain of `sheet` as pieces of the shapes `edition` offers it.
@@ -481,7 +485,8 @@ def explain(
     ``X`` under a hit star) from ambush cards; an ``X`` without a star and a ``?`` may be covered by any
     piece or by none.  `region` limits the spaces to explain (a season's new spaces); pieces never
     reach outside it.  Each explore card is drawn at most once in each of `seasons` seasons, each
-    ambush card once a game.
+    ambush card once a game, and at most `ambushes` ambushes (default `seasons`: one joins the deck
+    each season, and one not revealed stays for the next).
 
     Each terrain splits into parts that no shape joins, solved alone (the common case: fast); parts
     that together draw a card more often than the game allows are solved again as one problem.
@@ -532,29 +537,25 @@ def explain(
 
     solved: list[tuple[Terrain, int, list[tuple[int, int]], bool]] = []
     for terrain, part, fitting in parts:
-        colony = terrain is Terrain.MONSTER and colony_ok
-        got, ok = _cover(part, wild, fitting, budget, spec_cards, caps, colony)
+        monster = terrain is Terrain.MONSTER
+        most = (seasons if ambushes is None else ambushes) if monster else None
+        got, ok = _cover(part, wild, fitting, budget, spec_cards, caps, monster and colony_ok, most)
         solved.append((terrain, part, got, ok))
-    # Cards drawn too often over all parts: solve the parts that draw them as one problem.
-    pieces_of = [
-        Piece(frozenset(_cells(m)), t, spec_list[k][1].pattern, spec_list[k][1].cards)
-        for t, _, got, _ in solved
-        for m, k in got
-        if k >= 0
-    ]
-    over = {
-        n
-        for p in _overdrawn([p for p in pieces_of if p.terrain is not Terrain.MONSTER], seasons)
-        for n in p.cards
-    }
-    if over:
-        joint = [
+    # Cards drawn too often over all parts: solve the parts that draw them as one problem, growing it
+    # while the new answer overdraws a card of a part outside it.
+    joint: set[int] = set()
+    for _ in range(4):
+        over = _overdrawn_cards(solved, spec_list, seasons)
+        grow = {
             i
             for i, (t, _, got, _) in enumerate(solved)
             if t is not Terrain.MONSTER and any(set(spec_list[k][1].cards) & over for _, k in got if k >= 0)
-        ]
+        }
+        if not over or grow <= joint:
+            break
+        joint |= grow
         required = _union(solved[i][1] for i in joint)
-        fitting = [pl for i in joint for pl in parts[i][2]]
+        fitting = [pl for i in sorted(joint) for pl in parts[i][2]]
         got, ok = _cover(required, wild, fitting, budget * 4, spec_cards, caps, False)
         for i in joint:
             t, part, _, _ = solved[i]
@@ -569,10 +570,15 @@ def explain(
         partial |= not ok
         single_cells = [CELLS[m.bit_length() - 1] for m, k in got if k < 0]
         if terrain is Terrain.MONSTER and colony_ok and single_cells:
-            # Zombie Plague: the largest connected group of 1x1 monsters is the colony
-            group = max(clusters_of(single_cells), key=len)
-            zombie.update(group)
-            singles.update(c for c in single_cells if c not in group)
+            # Zombie Plague: the largest connected group of 1x1 monsters is the colony, and so is a
+            # group next to an earlier monster (zombies spreading from an earlier season's colony)
+            groups = sorted(clusters_of(single_cells), key=len, reverse=True)
+            earlier = _mask(sheet.cells_of(Terrain.MONSTER, Terrain.DESTROYED)) & ~inside
+            for n, group in enumerate(groups):
+                if n == 0 or any(_mask(neighbours(*c)) & earlier for c in group):
+                    zombie.update(group)
+                else:
+                    singles.update(group)
         else:
             singles.update(single_cells)
         if terrain is not Terrain.MONSTER:
@@ -690,6 +696,22 @@ def _overdrawn(pieces: Sequence[Piece], cap: int) -> list[Piece]:
     return [p for i, p in enumerate(pieces) if not augment(i, set())]
 
 
+def _overdrawn_cards(
+    solved: Sequence[tuple[Terrain, int, list[tuple[int, int]], bool]],
+    spec_list: Sequence[tuple[Terrain, _Spec]],
+    seasons: int,
+) -> set[str]:
+    """The explore cards the solved parts draw more often than `seasons` times."""
+    pieces = [
+        Piece(frozenset(_cells(m)), t, spec_list[k][1].pattern, spec_list[k][1].cards)
+        for t, _, got, _ in solved
+        if t is not Terrain.MONSTER
+        for m, k in got
+        if k >= 0
+    ]
+    return {n for p in _overdrawn(pieces, seasons) for n in p.cards}
+
+
 def _draws_problems(ex: Explanation, seasons: int, code: Code, when: str) -> list[CheckProblem]:
     out: list[CheckProblem] = []
     if ex.partial:
@@ -765,7 +787,8 @@ def _dragon_paid_possible(sheet: Sheet, ed: Edition) -> bool:
     grid = sheet.cells
     filled = sheet.filled_mask
     monsterish = _mask(sheet.cells_of(Terrain.MONSTER, Terrain.DESTROYED, Terrain.UNKNOWN))
-    for m in _placements(dragon.shape.cells):
+    # Its own shape, or a 1x1 when the shape did not fit (our game player pays for that one too).
+    for m in (*_placements(dragon.shape.cells), *_placements(frozenset({(0, 0)}))):
         if m & monsterish != m:
             continue
         cells = _cells(m)
@@ -782,8 +805,11 @@ def _dragon_paid_possible(sheet: Sheet, ed: Edition) -> bool:
 
 
 def _mountains(sheet: Sheet) -> tuple[frozenset[Cell], frozenset[Cell]]:
-    """Mountains surrounded for sure, and those that may be (a ``?`` neighbour)."""
-    sure = surrounded_mountains(sheet)
+    """Mountains surrounded for sure, and those that may be (a ``?`` neighbour).  A mountain whose
+    last neighbour was filled by a destroying monster (an ``X``) is not counted as sure: the rules
+    do not say that pays, and our game player does not pay it."""
+    destroyed = sheet.cells_of(Terrain.DESTROYED)
+    sure = frozenset(m for m in surrounded_mountains(sheet) if not set(neighbours(*m)) & destroyed)
     maybe = frozenset(
         m
         for m in sheet.cells_of(Terrain.MOUNTAIN)
@@ -974,14 +1000,15 @@ def outline_problems(outlines: Iterable[tuple[Iterable[Cell], Terrain]], edition
 
 
 def pieces_from_labels(labels: Any, sheet: Sheet) -> list[tuple[frozenset[Cell], Terrain]]:
-    """Outlined pieces from an (11, 11) array of piece numbers (negative: no piece), as
+    """Outlined pieces from an (11, 11) array of piece numbers (0 or less: no piece; what
+    ``scanner.pieces.find_pieces`` returns), as
     ``(cells, terrain)``; only pieces whose cells all hold the same drawn terrain are kept (an
     unoutlined empty area or a misread cell says nothing about shapes)."""
     groups: dict[int, list[Cell]] = {}
     for r in range(SIZE):
         for c in range(SIZE):
             k = int(labels[r][c])
-            if k >= 0:
+            if k > 0:
                 groups.setdefault(k, []).append((r, c))
     out = []
     for _, cells in sorted(groups.items()):
@@ -1044,7 +1071,7 @@ def _season_problems(before: Sheet, after: Sheet, ed: Edition, season: int | Non
     )
     if not new:
         return out
-    ex = explain(after, ed.name, region=new, seasons=1)
+    ex = explain(after, ed.name, region=new, seasons=1, ambushes=season + 1 if season is not None else 4)
     caps = _draw_caps(ed)
     cap = caps[season] if season is not None else max(caps)
     if not ex.partial and ex.min_pieces > cap:
@@ -1075,7 +1102,7 @@ def _season_problems(before: Sheet, after: Sheet, ed: Edition, season: int | Non
             )
         )
     most = len(maybe_after - sure_before) + _coin_shapes_max(after, ed, 1, _mask(new))
-    most += 3 if _dragon_paid_possible(after, ed) and not _dragon_paid_possible(before, ed) else 0
+    most += 3 if _dragon_paid_possible(after, ed) else 0
     if gained > min(most, room):
         out.append(
             CheckProblem(

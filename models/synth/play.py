@@ -389,3 +389,19 @@ def random_game(rng: np.random.Generator, *, side: str | None = None, season: in
 def random_sheet(rng: np.random.Generator, **kwargs: object) -> Sheet:
     """Just the sheet of :func:`random_game` (same keywords)."""
     return random_game(rng, **kwargs).sheet  # type: ignore[arg-type]
+
+
+def season_sheets(seed: int, **kwargs: object) -> tuple[Game, list[Sheet]]:
+    """One whole game (seed `seed`, keywords as :func:`random_game` but ``season``) and its sheet after
+    each of the four seasons: a game stopped after season k plays the same first k seasons (the
+    season count is given, not drawn), so each earlier sheet is a replay of a prefix of the moves."""
+    full = random_game(np.random.default_rng(seed), season=4, **kwargs)  # type: ignore[arg-type]
+    sheets = []
+    for k in range(1, 4):
+        moves = list(random_game(np.random.default_rng(seed), season=k, **kwargs).moves)  # type: ignore[arg-type]
+        if moves and moves[-1].kind == "spend":  # coins are crossed out only at the end of a game
+            moves.pop()
+        if tuple(moves) != full.moves[: len(moves)]:
+            raise PlayError(f"seed {seed}: season {k} is not a prefix of the whole game")
+        sheets.append(replay(full.sheet.side, moves))
+    return full, [*sheets, full.sheet]

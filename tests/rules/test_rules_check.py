@@ -112,9 +112,9 @@ def test_outlines_checked_against_the_cards() -> None:
     bad = outline_problems([(orchard, Terrain.VILLAGE)], "base")
     assert [p.code for p in bad] == [Code.BAD_OUTLINE] and set(bad[0].cells) == orchard
     assert outline_problems([(frozenset({(0, 0)}), Terrain.FARM)], "heroes") == []  # Pasture's X_X part
-    grid = np.full((11, 11), -1)
-    grid[0, :3] = 0
-    grid[1, 2] = 0
+    grid = np.zeros((11, 11), int)
+    grid[0, :3] = 1
+    grid[1, 2] = 1
     sheet = Sheet.blank("A").replace(dict.fromkeys(orchard, "V"))
     pieces = pieces_from_labels(grid, sheet)
     assert pieces == [(orchard, Terrain.VILLAGE)]
