@@ -10,7 +10,7 @@ Reports
   (a webcam delivers 30 frames per second); decoding a frame of the MJPG file, for reference;
 * time from a steady sheet to its first reading: frames from the start of the first hold to the first
   ``reading`` event, and the seconds the frame that read it took (read, tally, verdict);
-* the vote's gain per drawing family (``models.synth.style.FAMILIES``): cells right (not ``?`` and
+* the vote's gain per drawing family (``models.synth.style.ALL_FAMILIES``): cells right (not ``?`` and
   equal to the truth), ``?`` and wrong after the first frame read, on the average single frame read,
   and after the vote at the end of the video.
 
@@ -31,7 +31,7 @@ import numpy as np
 
 from front.live import Session, draw
 from front.vote import cast, tally
-from models.synth.style import FAMILIES
+from models.synth.style import ALL_FAMILIES
 from models.synth.video import make_video, write_video
 from rules import Sheet
 from scanner.constants import STEADY_FRAMES
@@ -129,7 +129,7 @@ def vote_gain(videos: int, frames: int) -> None:
     print(f"{'family':<11} {'videos':>6}  first frame read (right/?/wrong)   one frame, mean            "
           "after the vote            ballots  steady->read frames  read s")
     total: dict[str, list[np.ndarray]] = {"first": [], "single": [], "vote": []}
-    for family in FAMILIES:
+    for family in ALL_FAMILIES:
         rows: dict[str, list[np.ndarray]] = {"first": [], "single": [], "vote": []}
         ballots, delays, seconds = [], [], []
         for k in range(videos):
