@@ -25,18 +25,8 @@ import torch
 from torch import nn
 
 from models import dataset as ds
-from models.net import (
-    CELL_INPUT,
-    COIN_CLASSES,
-    COIN_INPUT,
-    EDGE_CLASSES,
-    EDGE_INPUT,
-    STAR_CLASSES,
-    TERRAIN_CLASSES,
-    CellNet,
-    CoinNet,
-    EdgeNet,
-)
+from models.net import CELL_INPUT, COIN_INPUT, EDGE_INPUT, STAR_CLASSES, CellNet, CoinNet, EdgeNet
+from scanner.constants import COIN_CLASSES, EDGE_CLASSES, TERRAIN_CLASSES
 from scanner.nets import MANIFEST, prepare
 
 BATCH = 128
@@ -70,6 +60,11 @@ TASKS = {
     "edge": Task("edge", EdgeNet, EDGE_INPUT, ("edge",), (EDGE_CLASSES,)),
 }
 
+
+
+def log(text: str) -> None:
+    """One progress line, at once (training runs for hours in the background)."""
+    print(text, flush=True)
 
 def git_commit() -> str:
     try:
@@ -109,7 +104,12 @@ def augment(
     saturation change (the eval split's pencil colours lie between the training ones), mirror images,
     and a shift of up to 2 px (the locator's error)."""
     n = x.shape[0]
-    u = lambda *shape: torch.rand(*shape, generator=gen) * 2 - 1  # noqa: E731
+
+    def u(*shape: int) -> torch.Tensor:
+        """Uniform in [-1, 1)."""
+        noise: torch.Tensor = torch.rand(*shape, generator=gen) * 2 - 1
+        return noise
+
     v = x * std + mean  # back to [0, 1] BGR
     hue = _hue_matrices(u(n) * np.deg2rad(HUE_JITTER))
     v = torch.einsum("nij,njhw->nihw", hue, v)
@@ -336,7 +336,7 @@ def train_task(
 
 def split_arrays(
     p: ds.Patches, kind: str, held: np.ndarray, *, cap: int | None = None, seed: int = 0
-) -> tuple[tuple, tuple]:
+) -> tuple[tuple[np.ndarray, list[np.ndarray]], tuple[np.ndarray, list[np.ndarray]]]:
     """(train, calibration) arrays of one patch kind; ``held`` marks calibration sheets.
 
     ``cap`` keeps a random subset of at most that many training patches (edges are plentiful: 220 a
@@ -383,7 +383,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             entry.setdefault("recipe", old["recipe"])
             entry.setdefault("code_version", old["code_version"])
     torch.set_num_threads(args.threads)
-    log = lambda s: print(s, flush=True)  # noqa: E731
     t_start = time.perf_counter()
     n_train = max(2, int(np.ceil(args.cells / 121)))
     n_eval = max(1, int(np.ceil(args.eval_cells / 121)))
