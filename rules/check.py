@@ -412,6 +412,13 @@ def _cover(
     return best[0], True
 
 
+def _within_spreads(group: Iterable[Cell], spreads: int) -> bool:
+    """Could `group` have grown from one zombie in `spreads` spreads (each to every empty neighbour)?
+    Every cell then lies within `spreads` steps of the first (Manhattan distance, a bound)."""
+    cells = list(group)
+    return any(all(abs(r - r0) + abs(c - c0) <= spreads for r, c in cells) for r0, c0 in cells)
+
+
 def _outside_colony(singles: Sequence[int]) -> int:
     """How many of the 1x1 `singles` lie outside their largest orthogonally connected group."""
     if not singles:
@@ -575,7 +582,9 @@ def explain(
             groups = sorted(clusters_of(single_cells), key=len, reverse=True)
             earlier = _mask(sheet.cells_of(Terrain.MONSTER, Terrain.DESTROYED)) & ~inside
             for n, group in enumerate(groups):
-                if n == 0 or any(_mask(neighbours(*c)) & earlier for c in group):
+                if (n == 0 and _within_spreads(group, seasons)) or any(
+                    _mask(neighbours(*c)) & earlier for c in group
+                ):
                     zombie.update(group)
                 else:
                     singles.update(group)
