@@ -10,7 +10,7 @@ seasons (``season_sheets``: the sheet after spring, summer, fall and winter).  P
    one before (``--before``, as ``cartoscan game`` checks).
 2. Mutations, one kind at a time, and the share found (any problem; and the problem the mutation
    should raise): of the winter sheet alone (season unknown) and against the fall sheet (``--before``,
-   season winter), and of the summer sheet with its season:
+   season winter), and of the summer sheet with its season, alone and against the spring sheet:
    ``shape``: one cell of a drawn explore shape turned into another terrain (against the fall sheet:
    a shape drawn in winter);
    ``coin``: one coin more (when the track has room);
@@ -159,6 +159,7 @@ def main() -> None:
                 ("winter alone", winter, None, None),
                 ("winter vs fall", winter, fall, Season.WINTER),
                 ("summer alone", summer, None, Season.SUMMER),
+                ("summer vs spring", summer, sheets[0], Season.SUMMER),
             ):
                 bad = mutate(game, sheet, rng, before)
                 if bad is None or bad == sheet:
