@@ -554,24 +554,23 @@ def list_cards(
     if json_out:
         typer.echo(json.dumps(rows, ensure_ascii=False))
         return
-    table = Table(title="Scoring cards (names in any listed language work for --cards)", title_justify="left")
-    widest = max(len(row["id"]) for row in rows)
-    table.add_column("id", no_wrap=True, min_width=widest)  # the id is what --cards takes: never cut
-    for name in ("English", "Deutsch", "Polski", "Русский", "back", "solo", "game"):
-        table.add_column(name, justify="right" if name == "solo" else "left", overflow="fold")
+    console = Console(highlight=False)
+    # The id is what --cards takes: never cut. The printed names in four languages need ~130 columns;
+    # a narrower terminal gets the English name only (every language still works for --cards).
+    languages = {"en": "English", "de": "Deutsch", "pl": "Polski", "ru": "Русский"}
+    if console.width < 130:
+        languages = {"en": "English"}
+        title = "Scoring cards (German, Polish, Russian names: a wider terminal or --json)"
+    else:
+        title = "Scoring cards (names in any listed language work for --cards)"
+    table = Table(title=title, title_justify="left")
+    table.add_column("id", no_wrap=True, min_width=max(len(row["id"]) for row in rows))
+    for name in (*languages.values(), "back", "solo", "game"):
+        table.add_column(name, justify="right" if name == "solo" else "left")
     for row in rows:
-        names = row["names"]
-        table.add_row(
-            row["id"],
-            names.get("en", ""),
-            names.get("de", ""),
-            names.get("pl", ""),
-            names.get("ru", ""),
-            row["category"],
-            str(row["solo_value"]),
-            row["expansion"],
-        )
-    Console(highlight=False).print(table)
+        names = [row["names"].get(code, "") for code in languages]
+        table.add_row(row["id"], *names, row["category"], str(row["solo_value"]), row["expansion"])
+    console.print(table)
 
 
 # --- batch (a tournament folder) ----------------------------------------------------------------------
@@ -1319,6 +1318,22 @@ def _print_live(console: Any, event: Any) -> None:
         console.print(f"  {verdict.outcome.value}{stake}", markup=False)
 
 
+def _quiet_on_closed_pipe() -> None:
+    """Writing into a pipe whose reader has gone (``cartoscan batch ... | head``) ends the command the
+    way it ends any Unix filter, by SIGPIPE, instead of a traceback or typer's exit 1 (which is the
+    status of broken model files here). Only when stdout is a pipe: nothing else can close under us."""
+    import os
+    import signal
+    import stat
+
+    try:
+        piped = stat.S_ISFIFO(os.fstat(1).st_mode)
+    except OSError:
+        return
+    if piped and hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+
+
 def main() -> None:
     """Run the command; usage errors (typer's own, too) are one red line and exit status 2."""
     import os
@@ -1329,6 +1344,7 @@ def main() -> None:
     # typer validates options through pydantic, which would scan every installed package's entry
     # points for pydantic plugins on each start (~20-80 ms); the command uses none
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    _quiet_on_closed_pipe()
     try:
         code = app(standalone_mode=False)
     except typer.Exit as exc:

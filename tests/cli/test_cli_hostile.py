@@ -332,3 +332,24 @@ def test_an_interrupted_batch_keeps_its_finished_rows(tmp_path: Path) -> None:
     ]
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
     assert proc.returncode == 130 and b"Traceback" not in err, err[-500:]
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path: Path) -> None:
+    """``cartoscan batch ... | head -1``: the command ends by SIGPIPE like any filter, with no traceback
+    and not with exit 1 (the status of broken model files)."""
+    import signal
+
+    for i in range(400):
+        _make(tmp_path, {"path": f"in/{i:03d}.sheet", "sheet": {}})
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}
+    proc = subprocess.Popen(
+        [*_command(), "batch", "in", "--cards", CARD4], cwd=tmp_path, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().startswith(b"{")
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.stderr.close()
+    proc.wait(timeout=TIME_LIMIT)
+    assert proc.returncode == -signal.SIGPIPE and err == b"", (proc.returncode, err[-500:])
