@@ -1091,14 +1091,18 @@ def _write_report(source: str, out: Path, png: Path | None, chosen: Any, which: 
     review = got["review"]
     page = report_html(review, chosen, which, title=Path(source).name, photo=got["photo"],
                        canonical=got["canonical"], odds=got["odds"], problems=_problems(review))
+    from scanner.files import write_atomic
+
     try:
-        out.write_text(page, encoding="utf-8")
         if png is not None:
             if got["canonical"] is None:
                 raise _InputError(f"{source}: --png needs a photo (a .sheet file has no image)", 2)
             drawn = draw_sheet(got["canonical"], review.uncertain.sheet, review.uncertain.alternatives)
-            if not cv2.imwrite(str(png), drawn):
-                raise OSError(f"cannot write {png}")
+            ok, encoded = cv2.imencode(".png", drawn)
+            if not ok:
+                raise OSError(f"cannot encode {png}")
+            write_atomic(png, encoded.tobytes())
+        write_atomic(out, page.encode("utf-8"))  # whole, through a rename: never through a planted link
     except OSError as exc:
         raise _InputError(f"cannot write the report: {exc}", 2) from None
     return review
@@ -1134,6 +1138,9 @@ def report(
     """
     chosen, which = _parse_cards_and_season(cards, season)
     fixes = _parse_fixes(fix)
+    _check_output_file(out, "--out")
+    if png is not None:
+        _check_output_file(png, "--png")
     try:
         review = _write_report(source, out, png, chosen, which, fixes)
     except _InputError as exc:
