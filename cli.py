@@ -56,13 +56,15 @@ def _one_line(text: str) -> str:
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
-def _say(label: str, style: str, message: str) -> None:
-    """One line on stderr: a coloured label, then `message` as plain text (never read as rich markup)."""
+def _say(label: str, style: str, message: str, console: Any = None) -> None:
+    """One line on stderr: a coloured label, then `message` as plain text (never read as rich markup).
+
+    `console`: a progress display's console, so that the line is printed above the live display."""
     from rich.console import Console
     from rich.text import Text
 
     line = Text.assemble((f"{label}:", style), " ", _one_line(message))
-    Console(stderr=True, highlight=False, soft_wrap=True).print(line)
+    (console or Console(stderr=True, highlight=False)).print(line, soft_wrap=True)
 
 
 def _fail(message: str, code: int) -> typer.Exit:
@@ -837,7 +839,7 @@ def batch(
             rows = _batch_rows(items, tuple(card_ids), season_name, allow_doubtful, workers)
             for (source, _), (row, note) in zip(items, rows, strict=True):
                 if note:
-                    _say("note", "yellow", note)
+                    _say("note", "yellow", note, progress.console)
                 if out is not None:  # the file first: a row on stdout is a row in the file
                     out.row(_csv_values(row, card_ids, which is not None))
                 typer.echo(json.dumps(row, ensure_ascii=False))
