@@ -800,6 +800,10 @@ def batch(
         Path | None,
         typer.Option(metavar="DIR", help="Copy every input that could not be scored into this folder."),
     ] = None,
+    report_dir: Annotated[
+        Path | None,
+        typer.Option(metavar="DIR", help="Write an HTML report per input and index.html ranking players."),
+    ] = None,
 ) -> None:
     """Score many sheets: one JSON line per input on stdout, in input order, failures included.
 
@@ -820,7 +824,9 @@ def batch(
     if csv is not None:
         _check_output_file(csv, "--csv")
     review = _output_dir(review_dir, "--review-dir") if review_dir is not None else None
-    items = _batch_inputs(inputs, recursive, tuple(p for p in (csv, review_dir) if p is not None))
+    reports = _Reports(_output_dir(report_dir, "--report-dir"), chosen, which) if report_dir else None
+    outputs = tuple(p for p in (csv, review_dir, report_dir) if p is not None)
+    items = _batch_inputs(inputs, recursive, outputs)
     if not items:
         raise _fail("no files in the given paths", 2)
     card_ids = [card.id for card in chosen]
@@ -845,11 +851,15 @@ def batch(
                 typer.echo(json.dumps(row, ensure_ascii=False))
                 if review is not None and not row["ok"]:
                     _copy_for_review(source, review, taken)
+                if reports is not None:
+                    reports.add(source, row)
                 statuses.append(row["status"])
                 progress.advance(task)
     finally:
         if out is not None:
             out.close()
+        if reports is not None:
+            reports.close()
     failed = [status for status in statuses if status]
     if failed:
         message = f'{len(failed)} of {len(statuses)} input(s) could not be scored (lines with "ok": false)'
@@ -1111,14 +1121,47 @@ def _write_report(source: str, out: Path, png: Path | None, chosen: Any, which: 
 
 
 def _problems(review: Any) -> list[dict[str, Any]]:
-    """The problems a report lists: the shown sheet's own (``check``'s when it exists)."""
-    from rules import cell_label
+    """The problems a report lists: ``check``'s on the sheet as read (its '?' cells as wildcards)."""
+    from rules.check import check_sheet
 
-    sheet = review.uncertain.guess
-    return [
-        {"code": p.code, "cells": [cell_label(c) for c in p.cells], "message": p.message}
-        for p in sheet.problems()
-    ]
+    return [problem.to_json() for problem in check_sheet(review.uncertain.sheet).problems]
+
+
+class _Reports:
+    """batch --report-dir: one HTML report per input as the batch goes, then index.html ranking them."""
+
+    def __init__(self, folder: Path, chosen: Any, which: Any) -> None:
+        self.folder, self.chosen, self.which = folder, chosen, which
+        self.entries: list[dict[str, Any]] = []
+        self.taken: set[str] = {"index"}
+
+    def add(self, source: str, row: dict[str, Any]) -> None:
+        stem = Path(source).stem if source != "-" else "stdin"
+        name, n = stem, 1
+        while name.lower() in self.taken:
+            n += 1
+            name = f"{stem}_{n}"
+        player = Path(source).name if source != "-" else "stdin"
+        entry: dict[str, Any] = {"name": player, "report": f"{name}.html", "total": None, "monsters": None}
+        try:
+            review = _write_report(source, self.folder / entry["report"], None, self.chosen, self.which, None)
+        except _InputError as exc:
+            self.entries.append(entry | {"report": "", "note": str(exc)})
+            return
+        self.taken.add(name.lower())
+        shown = review.shown
+        entry["total"] = shown["season"]["total"] if "season" in shown else shown["total"]
+        entry["monsters"] = shown["season"]["monsters"] if "season" in shown else shown["monsters"]
+        entry["note"] = "" if row["ok"] else "needs a look: " + review.verdict.message()
+        self.entries.append(entry)
+
+    def close(self) -> None:
+        from front.report import index_html
+
+        try:
+            (self.folder / "index.html").write_text(index_html(self.entries), encoding="utf-8")
+        except OSError as exc:
+            raise _fail(f"--report-dir: cannot write index.html ({exc.strerror or exc})", 2) from None
 
 
 @app.command()

@@ -274,8 +274,9 @@ def index_html(entries: Sequence[Mapping[str, Any]], *, title: str = "cartoscan:
         previous = key
         shown_place = str(place) if entry.get("total") is not None else "–"
         link = quote(str(entry["report"]))
+        name = f'<a href="{_e(link)}">{_e(entry["name"])}</a>' if entry.get("report") else _e(entry["name"])
         rows.append(
-            f"<tr><td class=n>{_e(shown_place)}</td><td><a href=\"{_e(link)}\">{_e(entry['name'])}</a></td>"
+            f"<tr><td class=n>{_e(shown_place)}</td><td>{name}</td>"
             f"<td class=n>{_e(entry.get('total') if entry.get('total') is not None else '')}</td>"
             f"<td class=n>{_e(entry.get('monsters') if entry.get('monsters') is not None else '')}</td>"
             f"<td>{_e(entry.get('note', ''))}</td></tr>"

@@ -53,3 +53,21 @@ def test_fix_settles_the_unsure_cells_of_a_photo() -> None:
 def test_review_needs_a_terminal() -> None:
     result = runner.invoke(app, ["score", str(SAMPLES / "phone_B.jpg"), "--cards", CARDS, "--review"])
     assert result.exit_code == 2 and "terminal" in result.output
+
+
+def test_batch_writes_a_report_per_input_and_a_ranking(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("phone_A.sheet", "phone_B.sheet", "phone_clear_A.jpg"):
+        (folder / name).write_bytes((SAMPLES / name).read_bytes())
+    (folder / "notes.txt").write_text("not a sheet", encoding="utf-8")
+    reports = tmp_path / "reports"
+    result = runner.invoke(app, ["batch", str(folder), "--cards", CARDS, "--report-dir", str(reports)])
+    assert result.exit_code != 0  # notes.txt cannot be scored, the others still are
+    assert sorted(p.name for p in reports.iterdir()) == [
+        "index.html", "phone_A.html", "phone_B.html", "phone_clear_A.html"]
+    index = (reports / "index.html").read_text(encoding="utf-8")
+    rows = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    totals = sorted((r["total"] for r in rows if r["ok"]), reverse=True)
+    assert index.index(f">{totals[0]}<") < index.index(f">{totals[-1]}<")  # best first
+    assert "notes.txt" in index

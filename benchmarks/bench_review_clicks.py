@@ -1,0 +1,109 @@
+"""How many clicks a doubtful photo needs on the page before it scores, without and with the offer to
+fix the cells drawn alike in the same tap.
+
+A person is simulated on the page's rules (``front/static/app.js``): while the one scoring policy
+refuses, they tap the first framed cell (1 click) and choose its true terrain (1 click); with the offer,
+the other unsure cells of its look-alike group (:func:`front.results.alike`) are fixed the same way,
+unless one of them holds something else, when the person unticks the offer first (1 click).  A
+whole-sheet doubt (side, A1 corner, coins) costs one "I checked it" click.  Photos: the bundled samples
+(truth in their ``.sheet``) and synthetic phone photos with four random cards and a random season.
+
+    python benchmarks/bench_review_clicks.py --photos 100 --split params
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from pathlib import Path
+
+import numpy as np
+
+from front.results import alike
+from rules import Sheet
+from rules.cards import CARDS
+from rules.policy import UncertainSheet, decide
+from rules.season import Season
+from scanner.pipeline import Reading, read_image, read_photo
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def clicks(reading: Reading, truth: Sheet, cards: list, season: Season, *, offer: bool) -> int | None:  # type: ignore[type-arg]
+    """Clicks until the policy scores the reading (None when even every cell fixed cannot)."""
+    uncertain = reading.uncertain
+    count = len(uncertain.doubts)  # one "I checked it" per whole-sheet doubt
+    uncertain = UncertainSheet(uncertain.guess, uncertain.alternatives, ())
+    while True:
+        verdict = decide(uncertain, cards, season)
+        if verdict:
+            return count
+        if not uncertain.alternatives:
+            return None
+        cell = min(uncertain.alternatives)
+        fixes = {cell: truth[cell]}
+        count += 2  # tap the cell, choose its terrain
+        if offer:
+            peers = alike(reading.groups, cell, list(uncertain.alternatives))
+            if peers and any(truth[p] != truth[cell] for p in peers):
+                count += 1  # untick "also ... drawn alike"
+            else:
+                fixes |= {p: truth[p] for p in peers}
+        uncertain = uncertain.fix(fixes)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--photos", type=int, default=100, help="synthetic phone photos besides the samples")
+    parser.add_argument("--split", default="params", choices=["train", "params", "eval"])
+    parser.add_argument("--seed", type=int, default=5000)
+    args = parser.parse_args()
+
+    from models.synth.generate import make_sample
+
+    rng = np.random.default_rng(args.seed)
+    ids = sorted(CARDS)
+    cases: list[tuple[str, Reading, Sheet, list, Season]] = []  # type: ignore[type-arg]
+    sample_cards = [CARDS[c] for c in ("sentinel_wood", "canal_lake", "wildholds", "borderlands")]
+    for photo in sorted((ROOT / "samples").glob("*.jpg")):
+        reading = read_photo(photo)
+        if isinstance(reading, Reading):
+            truth = Sheet.parse(photo.with_suffix(".sheet").read_text(encoding="utf-8"))
+            cases.append((photo.name, reading, truth, sample_cards, Season.WINTER))
+    for seed in range(args.seed, args.seed + args.photos):
+        sample = make_sample(seed, tier="phone", split=args.split)
+        reading = read_image(sample.photo.image)
+        if not isinstance(reading, Reading):
+            continue
+        cards = [CARDS[ids[i]] for i in rng.choice(len(ids), 4, replace=False)]
+        season = list(Season)[int(rng.integers(4))]
+        cases.append((f"{args.split}_{seed}", reading, sample.game.sheet, cards, season))
+
+    rows = []
+    for name, reading, truth, cards, season in cases:
+        before = clicks(reading, truth, cards, season, offer=False)
+        after = clicks(reading, truth, cards, season, offer=True)
+        rows.append((name, len(reading.doubtful), before, after))
+    print(f"{'photo':<22} {'unsure':>6} {'before':>6} {'after':>6}")
+    for name, unsure, before, after in rows[:5]:
+        print(f"{name:<22} {unsure:>6} {before!s:>6} {after!s:>6}")
+    doubtful = [r for r in rows if r[2] not in (0, None)]
+    both = [r for r in doubtful if r[3] is not None]
+    stuck = sum(1 for r in rows if r[2] is None)
+    print(f"\n{len(rows)} photos read ({len(rows) - 5} synthetic, split {args.split}); "
+          f"{len(doubtful)} needed a look; {stuck} cannot be scored by fixing cells")
+    if both:
+        b = [r[2] for r in both]
+        a = [r[3] for r in both]
+        print(f"clicks before it scores, without the offer: mean {statistics.mean(b):.2f}, median "
+              f"{statistics.median(b)}, max {max(b)}, total {sum(b)}")
+        print(f"clicks before it scores, with the offer:    mean {statistics.mean(a):.2f}, median "
+              f"{statistics.median(a)}, max {max(a)}, total {sum(a)} ({1 - sum(a) / sum(b):.0%} fewer)")
+        print(f"photos the offer helped: {sum(1 for x, y in zip(b, a, strict=True) if y < x)}, "
+              f"made worse: {sum(1 for x, y in zip(b, a, strict=True) if y > x)}")
+
+
+if __name__ == "__main__":
+    main()
