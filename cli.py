@@ -927,10 +927,11 @@ def _print_problems(source: str, problems: Any) -> None:
     from rich.markup import escape
 
     console = Console(highlight=False, soft_wrap=True)
+    name = escape(_one_line(source))
     if not problems:
-        console.print(f"{escape(source)}: [green]no problems[/green]")
+        console.print(f"{name}: [green]no problems[/green]")
     for problem in problems:
-        console.print(f"{escape(source)}: [yellow]{problem.code.value}[/yellow] {escape(problem.message)}")
+        console.print(f"{name}: [yellow]{problem.code.value}[/yellow] {escape(problem.message)}")
 
 
 @app.command()
@@ -1195,7 +1196,7 @@ def report(
 
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if review.provisional:
-        err.print(f"[yellow]note:[/yellow] {escape(source)}: {escape(review.verdict.message())}; "
+        err.print(f"[yellow]note:[/yellow] {escape(_one_line(source))}: {escape(review.verdict.message())}; "
                   "the report shows the most likely reading")
     typer.echo(f"wrote {out}" + (f" and {png}" if png else ""))
 
