@@ -38,6 +38,8 @@ CROSSING_NOISE = 0.02
 #: First seed of each split; the ranges never meet for any sensible sample count.
 SEED_BASE = {"train": 1_000_000, "eval": 9_000_000, "bench": 7_000_000}
 SEED_STRIDE = 100_000
+#: Seed offset between drawing families of one split (``family_seeds``), inside one recipe seed's range.
+FAMILY_STRIDE = 10_000
 
 #: Terrain class index of each notation symbol (printed ``^``/``-`` and ``?`` have none).
 CLASS_OF = {s: i for i, s in enumerate(TERRAIN_SYMBOLS)}
@@ -132,11 +134,14 @@ class Sample:
     tier: str
 
 
-def render(seed: int, *, split: str, tier: str | None = None, blank: bool = False) -> Sample:
+def render(
+    seed: int, *, split: str, tier: str | None = None, blank: bool = False, family: str | None = None
+) -> Sample:
     """Play a random game (or take a blank side-A sheet), render it and photograph it; exact truth.
 
     The seed fixes everything; ``split`` picks the drawing styles (``train``, ``eval`` or ``params``,
-    see :data:`models.synth.style.HALVES`; any other split name draws training styles).
+    see :data:`models.synth.style.HALVES`; any other split name draws training styles); ``family``
+    forces one drawing family (:data:`models.synth.style.ALL_FAMILIES`).
     """
     from models.synth.camera import photograph
     from models.synth.paper import render_page
@@ -154,7 +159,7 @@ def render(seed: int, *, split: str, tier: str | None = None, blank: bool = Fals
         sheet, pieces = game.sheet, game.pieces
     theme = "printfriendly" if rng.random() < 0.3 else "color"
     page = render_page(sheet, rng, ppc=float(rng.uniform(40, 72)), theme=theme, pieces=pieces,
-                       split=split if split in SPLITS else "train")
+                       split=split if split in SPLITS else "train", family=family)
     photo = photograph(page, rng, tier=tier)
     nodes = np.stack(np.meshgrid(np.arange(12.0), np.arange(12.0), indexing="xy"), axis=-1)
     crossings = photo.page_to_photo(page.cells_to_page(nodes.reshape(-1, 2))).reshape(12, 12, 2)
@@ -187,11 +192,11 @@ def canonical_of(sample: Sample, rng: np.random.Generator | None) -> np.ndarray:
     return rectify(sample.image, jittered, crossings=moved)
 
 
-def sample_patches(seed: int, split: str) -> Patches:
+def sample_patches(seed: int, split: str, family: str | None = None, tier: str | None = None) -> Patches:
     """Render, photograph, rectify (locator-like error) and cut one sample."""
     from scanner.sample import cell_patches, coin_patches, edge_strips
 
-    sample = render(seed, split=split)
+    sample = render(seed, split=split, family=family, tier=tier)
     canonical = canonical_of(sample, np.random.default_rng([seed, 77]))
     raw_cells = cell_patches(canonical)
     cells = white_balance(raw_cells)
@@ -229,7 +234,7 @@ def fingerprint(root: Path | None = None) -> str:
     h = hashlib.sha256()
     for name in _FINGERPRINT_FILES:
         p = base / name
-        files = sorted(p.rglob("*.py")) if p.is_dir() else [p]
+        files = sorted([*p.rglob("*.py"), *p.rglob("*.json")]) if p.is_dir() else [p]
         for f in files:
             if f.is_file():
                 h.update(f.relative_to(base).as_posix().encode())
@@ -237,15 +242,38 @@ def fingerprint(root: Path | None = None) -> str:
     return h.hexdigest()[:12]
 
 
-def _cached(args: tuple[int, str, str]) -> Patches:
-    seed, split, directory = args
-    path = Path(directory) / split / f"{seed}.npz"
+def family_seeds(split: str, family: str, n: int, seed: int = 0, start: int = 0) -> list[int]:
+    """The ``n`` sample seeds (from the ``start``-th) of one drawing family: a range of its own per
+    family, inside recipe seed ``seed``'s range of ``split``."""
+    from models.synth.style import ALL_FAMILIES
+
+    base = SEED_BASE[split] + seed * SEED_STRIDE + FAMILY_STRIDE * (1 + ALL_FAMILIES.index(family)) + start
+    return list(range(base, base + n))
+
+
+def join(parts: Sequence[Patches], sheets: Sequence[int]) -> Patches:
+    """One :class:`Patches` of several multi-sample ones (``sheets[i]`` samples in ``parts[i]``), the
+    sample indices kept apart."""
+    out: dict[str, Any] = {}
+    offsets = np.concatenate([[0], np.cumsum(sheets)[:-1]]).astype(np.int32)
+    for f in fields(Patches):
+        arrays = [getattr(p, f.name) for p in parts]
+        if f.name.endswith("_sheet"):
+            arrays = [a + o for a, o in zip(arrays, offsets, strict=True)]
+        out[f.name] = np.concatenate(arrays)
+    return Patches(**out)
+
+
+def _cached(args: tuple[int, str, str, str | None, str | None]) -> Patches:
+    seed, split, directory, family, tier = args
+    folder = split if family is None else f"{split}-{family}" + (f"-{tier}" if tier else "")
+    path = Path(directory) / folder / f"{seed}.npz"
     if path.is_file():
         try:
             return Patches.load(path)
         except (OSError, ValueError, KeyError):
             pass
-    p = sample_patches(seed, split)
+    p = sample_patches(seed, split, family, tier)
     p.save(path)
     return p
 
@@ -258,13 +286,16 @@ def build(
     workers: int = 1,
     key: str | None = None,
     log: Callable[[str], None] | None = None,
+    family: str | None = None,
+    tier: str | None = None,
 ) -> Patches:
     """Patches of all ``sample_seeds`` (cached when ``cache`` is given, under ``key``, by default the
-    :func:`fingerprint` of the current sources)."""
+    :func:`fingerprint` of the current sources); ``family`` forces one drawing family, ``tier`` one
+    camera tier."""
     if cache is None:
-        return Patches.concat([sample_patches(s, split) for s in sample_seeds])
+        return Patches.concat([sample_patches(s, split, family, tier) for s in sample_seeds])
     directory = str(Path(cache) / (key or fingerprint()))
-    jobs = [(s, split, directory) for s in sample_seeds]
+    jobs = [(s, split, directory, family, tier) for s in sample_seeds]
     parts: list[Patches] = []
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:

@@ -51,6 +51,15 @@ SATURATION_JITTER = 0.15
 SHUFFLE_SHARE = 0.0
 #: Fraction of the training sheets held out for temperature scaling.
 CALIBRATION_FRACTION = 0.1
+#: Shape augmentation (``--shape-aug``): largest tilt (degrees) and scale change of a cell patch, and
+#: the shares of patches whose strokes are thickened, thinned, blurred, or shown without colour (a
+#: drawing never seen must be read by its shape as much as by its pencil).
+TILT = 15.0
+SCALE = 0.15
+THICKEN_SHARE = 0.2
+THIN_SHARE = 0.1
+BLUR_SHARE = 0.15
+GREY_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -103,11 +112,13 @@ def _hue_matrices(angles: torch.Tensor) -> torch.Tensor:
 
 
 def augment(
-    x: torch.Tensor, gen: torch.Generator, mean: torch.Tensor, std: torch.Tensor, shuffle: float = 0.0
+    x: torch.Tensor, gen: torch.Generator, mean: torch.Tensor, std: torch.Tensor, shuffle: float = 0.0,
+    shape: bool = False,
 ) -> torch.Tensor:
     """Jitter that the renderer's parameter bins leave out: exposure, contrast, a small hue shift and
     saturation change (the eval split's pencil colours lie between the training ones), mirror images,
-    and a shift of up to 2 px (the locator's error)."""
+    and a shift of up to 2 px (the locator's error); with ``shape``, also tilt, scale, stroke weight,
+    blur and colour removed (:func:`_shape_jitter`)."""
     n = x.shape[0]
     u = lambda *shape: torch.rand(*shape, generator=gen) * 2 - 1  # noqa: E731
     v = x * std + mean  # back to [0, 1] BGR
@@ -120,9 +131,36 @@ def augment(
     v = torch.where(flip[:, None, None, None], v.flip(3), v)
     dy, dx = (int(t) for t in torch.randint(-2, 3, (2,), generator=gen))
     v = torch.roll(v, shifts=(dy, dx), dims=(2, 3))
+    if shape:
+        v = _shape_jitter(v, gen)
     if shuffle > 0:
         v = _shuffle_blocks(v, gen, shuffle)
     return (v - mean) / std
+
+
+def _shape_jitter(v: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """Per patch: a tilt and scale about the centre (paper pulled in at the border), then strokes
+    thickened (a darkest-neighbour filter), thinned, or blurred, and some patches turned grey."""
+    n = v.shape[0]
+    u = lambda *s: torch.rand(*s, generator=gen) * 2 - 1  # noqa: E731
+    ang = u(n) * np.deg2rad(TILT)
+    scale = 1.0 + SCALE * u(n)
+    cos, sin = torch.cos(ang) / scale, torch.sin(ang) / scale
+    zero = torch.zeros(n)
+    theta = torch.stack([torch.stack([cos, -sin, zero], 1), torch.stack([sin, cos, zero], 1)], 1)
+    grid = nn.functional.affine_grid(theta, list(v.shape), align_corners=False)
+    v = nn.functional.grid_sample(v, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    pick = torch.rand(n, generator=gen)
+    thick = -nn.functional.max_pool2d(-v, 3, stride=1, padding=1)
+    thin = nn.functional.max_pool2d(v, 3, stride=1, padding=1)
+    blur = nn.functional.avg_pool2d(v, 3, stride=1, padding=1, count_include_pad=False)
+    lo = 0.0
+    for share, alt in ((THICKEN_SHARE, thick), (THIN_SHARE, (v + thin) / 2), (BLUR_SHARE, blur)):
+        sel = ((pick >= lo) & (pick < lo + share))[:, None, None, None]
+        v = torch.where(sel, alt, v)
+        lo += share
+    grey = (torch.rand(n, generator=gen) < GREY_SHARE)[:, None, None, None]
+    return torch.where(grey, v.mean(dim=1, keepdim=True).expand_as(v), v)
 
 
 def _shuffle_blocks(v: torch.Tensor, gen: torch.Generator, p: float, grid: int = 4) -> torch.Tensor:
@@ -159,6 +197,7 @@ def fit(
     seed: int,
     log: Callable[[str], None],
     checkpoint: Path | None = None,
+    shape_aug: bool = False,
 ) -> nn.Module:
     """Train ``task``'s net on normalised inputs ``x`` (N, 3, H, W) with one label array per head.
 
@@ -184,7 +223,8 @@ def fit(
         t0 = time.perf_counter()
         for i in range(0, len(x), BATCH):
             idx = order[i : i + BATCH]
-            out = net(augment(xt[idx], gen, mt, st, SHUFFLE_SHARE if task.name == "cell" else 0.0))
+            cell = task.name == "cell"
+            out = net(augment(xt[idx], gen, mt, st, SHUFFLE_SHARE if cell else 0.0, shape=cell and shape_aug))
             loss = sum(lf(o, y[idx]) for lf, o, y in zip(losses, out, yt, strict=False))
             opt.zero_grad()
             loss.backward()
@@ -277,6 +317,7 @@ def train_task(
     seed: int,
     log: Callable[[str], None],
     resume: Path | None = None,
+    shape_aug: bool = False,
 ) -> dict[str, Any]:
     """Fit, calibrate, export and measure one net; returns its manifest entry.
 
@@ -288,7 +329,7 @@ def train_task(
     stopped: dict[str, Any] = {}
     if resume is None:
         net = fit(task, xs[0], train[1], mean=mean, std=std, epochs=epochs, seed=seed, log=log,
-                  checkpoint=out / f"{task.name}.pt")
+                  checkpoint=out / f"{task.name}.pt", shape_aug=shape_aug)
     else:
         state = torch.load(resume, map_location="cpu")
         net = task.make()
@@ -370,6 +411,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--cell-widths", default="16,32,48,64", help="conv widths of the cell net")
     ap.add_argument("--resume", type=Path, default=None,
                     help="finish a stopped run: calibrate, export and measure this checkpoint (one net)")
+    ap.add_argument("--families", default=None,
+                    help="train on these drawing families (models.synth.style.ALL_FAMILIES), each from its "
+                         "own seeds, instead of the default mixed train split")
+    ap.add_argument("--family-sheets", type=int, default=200, help="training sheets per family")
+    ap.add_argument("--glyph-factor", type=int, default=2, help="the glyph family's sheets, times")
+    ap.add_argument("--without", default=None, help="leave this family out (leave-one-family-out runs)")
+    ap.add_argument("--calibrate-on", default="train", choices=("train", "eval"),
+                    help="temperature fitted on held-out training sheets, or (eval) on eval-split sheets of "
+                         "the trained families: a held-out hand drawing held-out designs")
+    ap.add_argument("--calibration-sheets", type=int, default=40,
+                    help="eval-split sheets per family (calibration)")
+    ap.add_argument("--eval-sheets", type=int, default=10,
+                    help="eval-split sheets per family (manifest figures)")
+    ap.add_argument("--shape-aug", action="store_true",
+                    help="tilt, scale, stroke weight, blur, grey (cell net)")
     args = ap.parse_args(argv)
     only = [t.strip() for t in args.only.split(",") if t.strip()]
     widths = tuple(int(w) for w in args.cell_widths.split(","))
@@ -388,15 +444,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     n_train = max(2, int(np.ceil(args.cells / 121)))
     n_eval = max(1, int(np.ceil(args.eval_cells / 121)))
     key = args.data_key or ds.fingerprint()
-    log(f"rendering {n_train} training and {n_eval} eval sheets (cache {args.cache / key})")
-    train = ds.build(ds.seeds("train", n_train, args.seed), split="train", cache=args.cache,
-                     workers=args.workers, key=key, log=log)
-    evaluation = ds.build(ds.seeds("eval", n_eval, args.seed), split="eval", cache=args.cache,
-                          workers=args.workers, key=key, log=log)
+    calib: ds.Patches | None = None
+    families: dict[str, int] = {}
+    if args.families:
+        families = {f: args.family_sheets * (args.glyph_factor if f == "glyph" else 1)
+                    for f in args.families.split(",") if f.strip() and f != args.without}
+        n_train = sum(families.values())
+        log(f"training families {families} (cache {args.cache / key})")
+
+        def per_family(split: str, counts: dict[str, int], start: int = 0) -> ds.Patches:
+            parts = [ds.build(ds.family_seeds(split, f, n, args.seed, start), split=split, family=f,
+                              cache=args.cache, workers=args.workers, key=key, log=log)
+                     for f, n in counts.items()]
+            return ds.join(parts, list(counts.values()))
+
+        train = per_family("train", families)
+        evaluation = per_family("eval", {f: args.eval_sheets for f in families}, start=5000)
+        n_eval = args.eval_sheets * len(families)
+        if args.calibrate_on == "eval":
+            calib = per_family("eval", {f: args.calibration_sheets for f in families})
+    else:
+        log(f"rendering {n_train} training and {n_eval} eval sheets (cache {args.cache / key})")
+        train = ds.build(ds.seeds("train", n_train, args.seed), split="train", cache=args.cache,
+                         workers=args.workers, key=key, log=log)
+        evaluation = ds.build(ds.seeds("eval", n_eval, args.seed), split="eval", cache=args.cache,
+                              workers=args.workers, key=key, log=log)
     data_seconds = time.perf_counter() - t_start
     rng = np.random.default_rng(args.seed)
     held = rng.random(n_train) < CALIBRATION_FRACTION
     held[0] = True  # never an empty calibration set
+    if calib is not None:
+        held[:] = False
     args.out.mkdir(parents=True, exist_ok=True)
     entries = dict(kept)
     recipe = {"command": "python -m models.train " + " ".join(sys.argv[1:] if argv is None else argv),
@@ -408,13 +486,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         log(f"training {task.name}")
         cap = {"edge": args.max_edges, "cell": args.max_cells}.get(task.name)
         tr, cal = split_arrays(train, task.name, held, cap=cap, seed=args.seed)
+        if calib is not None:
+            cal_x, cal_y, _ = calib.arrays(task.name)
+            cal = (cal_x, cal_y)
         ev_x, ev_y, _ = evaluation.arrays(task.name)
         entries[task.name] = train_task(task, tr, cal, (ev_x, ev_y), out=args.out, epochs=args.epochs,
-                                        seed=args.seed + i, log=log, resume=args.resume)
+                                        seed=args.seed + i, log=log, resume=args.resume,
+                                        shape_aug=args.shape_aug)
         entries[task.name]["code_version"] = git_commit()
         entries[task.name]["recipe"] = recipe
         if task.name == "cell":
             entries[task.name]["widths"] = list(widths)
+    family_data: dict[str, Any] = {}
+    if families:
+        family_data = {
+            "families": families, "without": args.without, "shape_augmentation": args.shape_aug,
+            "family_train_seeds": {f: ds.seed_range("train", 0) or [s[0], s[-1]] for f, n in families.items()
+                                   for s in [ds.family_seeds("train", f, n, args.seed)]},
+            "calibration": (f"eval split (held-out hand and designs), {args.calibration_sheets} sheets per "
+                            "trained family" if calib is not None else "held-out training sheets"),
+        }
     manifest = {
         "about": "cartoscan classifier models; checked on load by scanner.nets.load_models",
         "code_version": git_commit(),
@@ -425,7 +516,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                  "train_seeds": ds.seed_range("train", n_train, args.seed),
                  "eval_seeds": ds.seed_range("eval", n_eval, args.seed),
                  "tiers": list(ds.TIERS), "corner_jitter_cells": ds.CORNER_JITTER, "data_key": key,
-                 "render_seconds": round(data_seconds, 1)},
+                 "render_seconds": round(data_seconds, 1),
+                 **family_data},
         "models": {name: entries[name] for name in TASKS},
         "total_seconds": round(time.perf_counter() - t_start, 1),
     }

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from models.synth.glyphs import glyph_icon, is_glyph
 from models.synth.strokes import clip_segment
 
 Path = np.ndarray  # (N, 2) points in cell-local units
@@ -438,7 +439,10 @@ def _hero_axe(rng: np.random.Generator) -> list[Path]:
 
 
 def icon_paths(terrain: str, variant: str, rng: np.random.Generator) -> list[Path]:
-    """Strokes of a terrain icon in cell-local units (roughly inside [0.15, 0.85])."""
+    """Strokes of a terrain icon in cell-local units (roughly inside [0.15, 0.85]); ``glyph:`` variants
+    are icon-font designs (:mod:`models.synth.glyphs`)."""
+    if is_glyph(variant):
+        return glyph_icon(variant)
     more = _MORE_ICONS.get((terrain, variant))
     if more is not None:
         return more(rng)

@@ -162,6 +162,7 @@ def render_page(
     pieces: Sequence[frozenset[Cell]] = (),
     split: str = "train",
     blank: Blank | None = None,
+    family: str | None = None,
 ) -> Page:
     """Draw `sheet` as a printed page filled in by hand.
 
@@ -180,6 +181,9 @@ def render_page(
         Placed shapes, each outlined; derived as same-terrain components when empty.
     split : "train", "eval" or "params"
         Which style bins to sample from when `style` is None.
+    family : str, optional
+        The drawing family of the sampled style (:data:`~models.synth.style.ALL_FAMILIES`); by default
+        one of :data:`~models.synth.style.FAMILIES`.
     blank : Blank, optional
         The printed sheet to draw on (e.g. :func:`~models.synth.printed.blank_on_image` of a real
         one); ``ppc`` and ``theme`` are then unused. Default: the side printed by the renderer.
@@ -192,7 +196,7 @@ def render_page(
         raise ValueError(f"unknown theme {theme!r}: expected one of {', '.join(THEMES)}")
     if ppc < 8:
         raise ValueError(f"ppc {ppc} too small: need at least 8 pixels per cell")
-    style = style or DrawStyle.random(rng, split)
+    style = style or DrawStyle.random(rng, split, family)
     grid = [[_symbol(sheet[r, c]) for c in range(GRID_SIZE)] for r in range(GRID_SIZE)]
     mountains = frozenset((r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if grid[r][c] == "^")
     wasteland = frozenset((r, c) for r in range(GRID_SIZE) for c in range(GRID_SIZE) if grid[r][c] == "-")

@@ -21,8 +21,13 @@ from typing import Literal
 
 import numpy as np
 
-Family = Literal["graphite", "color", "color_icon", "marker", "mixed"]
+Family = Literal["graphite", "glyph", "color", "color_icon", "marker", "mixed"]
+#: The families a style is drawn from when none is asked for (the train, eval and params streams).
 FAMILIES: tuple[str, ...] = ("graphite", "color", "color_icon", "marker", "mixed")
+#: Every drawing family, for training and the leave-one-family-out table (``glyph``: icon-font designs
+#: drawn in pencil, pen or marker, :mod:`models.synth.glyphs`; only drawn when asked for by name, so
+#: the default streams stay as they were).
+ALL_FAMILIES: tuple[str, ...] = ("graphite", "glyph", "color", "color_icon", "marker", "mixed")
 SPLITS = ("train", "eval", "params")
 #: Which half of the tables each split draws from: (the hand: parameter bins, fill modes and digit
 #: fonts; the pictures: icon variants and coin marks). ``params`` is a hand training never saw drawing
@@ -86,6 +91,16 @@ class TerrainLook:
     varied: bool = False
 
 
+#: Other colours players give a terrain (BGR): a player's own habits, used by the glyph family.
+HABIT_COLORS: dict[str, tuple[tuple[int, int, int], ...]] = {
+    "F": ((40, 100, 30), (60, 140, 110), (30, 80, 60)),
+    "V": ((40, 60, 150), (30, 110, 230), (40, 70, 110), (60, 60, 60)),
+    "P": ((40, 150, 200), (60, 200, 170), (30, 120, 180)),
+    "W": ((180, 90, 20), (200, 170, 60), (140, 60, 40)),
+    "M": ((110, 40, 90), (50, 50, 50), (40, 30, 160), (130, 90, 60)),
+    "H": ((30, 90, 180), (40, 160, 230), (160, 60, 40)),
+}
+
 BASE_COLORS: dict[str, tuple[int, int, int]] = {
     "F": (60, 150, 45),
     "V": (45, 45, 205),
@@ -106,6 +121,28 @@ def _tint(bgr: tuple[int, int, int], hue_deg: float, sat: float, val: float) -> 
     v = np.clip(v * val, 40, 255)
     out = cv2.cvtColor(np.array([[[h, s, v]]], np.uint8), cv2.COLOR_HSV2BGR)[0, 0]
     return int(out[0]), int(out[1]), int(out[2])
+
+
+def _glyph_look(
+    rng: np.random.Generator,
+    terrain: str,
+    pictures: str,
+    icons: tuple[str, ...],
+    color: tuple[int, int, int],
+    hand: Hand,
+    val: float,
+) -> TerrainLook:
+    """A terrain drawn as an icon-font design (a built-in icon where the half has no glyph for it), in
+    the hand's graphite or in colour (the usual one or one of this player's own habits)."""
+    from models.synth.glyphs import pick_glyph
+
+    icon = pick_glyph(rng, terrain, pictures) or str(rng.choice(icons))
+    if hand.medium == "marker" or rng.random() < 0.5:
+        habits = HABIT_COLORS[terrain]
+        if rng.random() < 0.3:
+            color = _tint(habits[int(rng.integers(len(habits)))], float(rng.normal(0, 5)), 1.0, val)
+        return TerrainLook(None, icon, color, True, 1.0, 1.0)
+    return TerrainLook(None, icon, hand.graphite, False, 1.0, 1.0)
 
 
 def _hand(rng: np.random.Generator, half: str, medium: Literal["pencil", "marker"]) -> Hand:
@@ -141,8 +178,9 @@ class DrawStyle:
     Attributes
     ----------
     family : str
-        ``graphite`` (pencil icons), ``color`` (coloured-pencil fills), ``color_icon`` (fill plus icon),
-        ``marker`` (felt-tip) or ``mixed`` (a different one of these per terrain).
+        ``graphite`` (pencil icons), ``glyph`` (icon-font designs in pencil, pen or marker), ``color``
+        (coloured-pencil fills), ``color_icon`` (fill plus icon), ``marker`` (felt-tip) or ``mixed`` (a
+        different one of graphite, color, color_icon, marker per terrain).
     split : str
         ``"train"``, ``"eval"`` or ``"params"``: which halves of the tables this style was drawn from
         (:data:`HALVES`).
@@ -190,9 +228,11 @@ class DrawStyle:
         if split not in SPLITS:
             raise ValueError(f"unknown split {split!r}: expected one of {', '.join(SPLITS)}")
         fam = family or str(rng.choice(FAMILIES))
-        if fam not in FAMILIES:
-            raise ValueError(f"unknown style family {fam!r}: expected one of {', '.join(FAMILIES)}")
+        if fam not in ALL_FAMILIES:
+            raise ValueError(f"unknown style family {fam!r}: expected one of {', '.join(ALL_FAMILIES)}")
         medium: Literal["pencil", "marker"] = "marker" if fam == "marker" else "pencil"
+        if fam == "glyph" and rng.random() < 0.2:
+            medium = "marker"
         half, pictures = HALVES[split]
         hand = _hand(rng, half, medium)
         amb_medium: Literal["pencil", "marker"] = "marker" if rng.random() < 0.2 else "pencil"
@@ -210,6 +250,8 @@ class DrawStyle:
             mode = shared_mode if rng.random() < 0.7 else str(rng.choice(modes))
             if sub == "graphite":
                 look = TerrainLook(None, str(rng.choice(icons)), hand.graphite, False, 1.0, 1.0)
+            elif sub == "glyph":
+                look = _glyph_look(rng, t, pictures, icons, color, hand, val)
             elif sub == "color":
                 look = TerrainLook(
                     mode, None, color, False, float(rng.uniform(0.3, 1.0)), float(rng.uniform(0.45, 1.0))
@@ -272,4 +314,4 @@ class DrawStyle:
         return f"{self.family}[{self.split}] {hand} {looks}"
 
 
-__all__ = ["FAMILIES", "DrawStyle", "Hand", "TerrainLook"]
+__all__ = ["ALL_FAMILIES", "FAMILIES", "DrawStyle", "Hand", "TerrainLook"]

@@ -49,3 +49,23 @@ def test_tiny_training_exports_checked_models(tmp_path: Path) -> None:
         assert second["models"][name]["sha256"] == first["models"][name]["sha256"]
         assert second["models"][name]["recipe"] == first["recipe"]
     load_models(out)
+
+
+def test_family_training_leaves_one_family_out_and_calibrates_on_held_out_designs(tmp_path: Path) -> None:
+    out = tmp_path / "models"
+    out.mkdir()
+    committed = Path(train.__file__).parent
+    for name in ("manifest.json", "cell.onnx", "coin.onnx", "edge.onnx"):
+        (out / name).write_bytes((committed / name).read_bytes())
+    assert train.main(["--out", str(out), "--only", "cell", "--families", "graphite,glyph,color",
+                       "--without", "color", "--family-sheets", "1", "--glyph-factor", "1",
+                       "--calibrate-on", "eval", "--calibration-sheets", "1", "--eval-sheets", "1",
+                       "--epochs", "1", "--threads", "1", "--shape-aug",
+                       "--cache", str(tmp_path / "cache")]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["data"]["families"] == {"graphite": 1, "glyph": 1}
+    assert manifest["data"]["without"] == "color" and manifest["data"]["shape_augmentation"]
+    assert manifest["data"]["calibration"].startswith("eval split")
+    folders = {p.name for p in (tmp_path / "cache").glob("*/*")}
+    assert folders == {"train-graphite", "train-glyph", "eval-graphite", "eval-glyph"}
+    load_models(out)

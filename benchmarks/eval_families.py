@@ -1,0 +1,177 @@
+"""The classifier read on each drawing family apart: the leave-one-family-out table.
+
+    python benchmarks/eval_families.py [--sheets 30] [--split eval] [--tier phone] [--models DIR ...]
+                                       [--families graphite,glyph,...]
+
+For every drawing family (:data:`models.synth.style.ALL_FAMILIES`: built-in icons in graphite, icon-font
+designs, coloured fills, fills with icons, marker doodles, a mix), ``--sheets`` synthetic photos of
+random games, drawn in that family only (``--split eval``: the held-out hand drawing held-out pictures,
+including icon fonts training never used; ``params``: the held-out hand, training pictures), one camera
+tier, rectified with the true corners jittered like the locator's error, are read by ``classify_sheet``
+(per-sheet decoding included) with every model directory given. Per family and model it prints, over
+the drawable cells: right by best guess, reported as ``?``, reported wrongly with confidence; over the
+sheets: every cell, coin and star right with no ``?`` (exact), and the same by best guess; over the
+hero cells: read as hero by best guess, and other cells read as hero.
+
+The rendered inputs are cached under ``.cache/families`` (per source fingerprint), so several model
+directories, or a second run, read the very same photos without rendering them again. A model
+directory is compared on families it was trained without (leave-one-family-out) or with.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from models import dataset as ds
+from models.synth.style import ALL_FAMILIES, SPLITS
+from rules import Sheet
+from scanner.classify import classify_sheet
+from scanner.constants import TERRAIN_SYMBOLS
+from scanner.nets import load_models
+from scanner.sample import cell_patches, coin_patches, edge_strips
+
+CACHE = Path(".cache/families")
+#: Seeds of this benchmark: the bench range, apart from eval_classifier's and bench_end_to_end's.
+SEED0 = ds.SEED_BASE["bench"] + 300_000
+
+
+def seeds(family: str, n: int) -> list[int]:
+    return [SEED0 + ds.FAMILY_STRIDE * ALL_FAMILIES.index(family) + i for i in range(n)]
+
+
+def inputs(
+    seed: int, family: str, split: str, tier: str, cache: Path | None = CACHE, key: str | None = None
+) -> dict[str, object]:
+    """What ``classify_sheet`` reads of one rendered photo, and its truth (cached under ``key``, by
+    default the renderer's source fingerprint)."""
+    path = None
+    if cache is not None:
+        path = cache / (key or ds.fingerprint()) / f"{split}-{family}-{tier}" / f"{seed}.npz"
+        if path.is_file():
+            with np.load(path) as z:
+                return {k: z[k] for k in z.files}
+    sample = ds.render(seed, split=split, tier=tier, family=family)
+    canonical = ds.canonical_of(sample, np.random.default_rng([seed, 77]))
+    strips = edge_strips(canonical)
+    out: dict[str, object] = {
+        "cells": cell_patches(canonical), "coins": coin_patches(canonical),
+        "horizontal": strips.horizontal, "vertical": strips.vertical,
+        "truth": np.array(str(sample.sheet)),
+    }
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, **out)  # type: ignore[arg-type]
+    return out
+
+
+def count(x: dict[str, object], models: object, t: dict[str, float]) -> None:
+    truth = Sheet.parse(str(x["truth"]))
+    reading = classify_sheet(x["cells"], truth.side, coin_patches=x["coins"],  # type: ignore[arg-type]
+                             edge_strips={"horizontal": x["horizontal"], "vertical": x["vertical"]},  # type: ignore[dict-item]
+                             models=models)  # type: ignore[arg-type]
+    best = reading.probabilities.argmax(axis=-1)
+    exact = guess = True
+    for r in range(11):
+        for c in range(11):
+            sym = truth[r, c].value
+            if sym not in ds.CLASS_OF:
+                continue
+            top = TERRAIN_SYMBOLS[best[r, c]]
+            got = reading.grid[r][c]
+            t["cells"] += 1
+            t["right"] += top == sym
+            t["unsure"] += got == "?"
+            t["wrong_sure"] += got not in ("?", sym)
+            t["heroes"] += sym == "H"
+            t["heroes_right"] += sym == "H" and top == "H"
+            t["false_heroes"] += sym != "H" and top == "H"
+            guess &= top == sym
+            exact &= got == sym
+    rest = (reading.coins, reading.spent) == (truth.coins, truth.spent) and reading.stars == truth.stars
+    t["coins_right"] += (reading.coins, reading.spent) == (truth.coins, truth.spent)
+    t["exact"] += exact and rest and not reading.doubtful_coins
+    t["guess_exact"] += guess and rest
+    t["sheets"] += 1
+
+
+def header() -> str:
+    return (f"{'family':11} {'model':>14} {'sheets':>6} {'cells':>6} {'right':>7} {'?':>6} "
+            f"{'sure wrong':>10} {'exact':>6} {'guess ex':>8} {'coins':>6} {'heroes':>9} {'false H':>7}")
+
+
+def row(family: str, name: str, t: dict[str, float]) -> str:
+    cells, sheets = max(t["cells"], 1), max(t["sheets"], 1)
+    return (f"{family:11} {name[-14:]:>14} {int(t['sheets']):6d} {int(t['cells']):6d} "
+            f"{100 * t['right'] / cells:6.2f}% {100 * t['unsure'] / cells:5.2f}% "
+            f"{100 * t['wrong_sure'] / cells:9.2f}% {100 * t['exact'] / sheets:5.1f}% "
+            f"{100 * t['guess_exact'] / sheets:7.1f}% {100 * t['coins_right'] / sheets:5.1f}% "
+            f"{int(t['heroes_right']):4d}/{int(t['heroes']):<4d} {int(t['false_heroes']):7d}")
+
+
+def measure(
+    families: Sequence[str], n: int, *, split: str, tier: str, dirs: Sequence[Path | None],
+    only: Sequence[str | None] | None = None, key: str | None = None,
+) -> dict[tuple[str, str], dict[str, float]]:
+    """Counts per (family, model name); ``only[i]``: read model ``i`` on that family alone."""
+    models = [load_models(d) for d in dirs]
+    names = [str(d) if d is not None else "committed" for d in dirs]
+    out: dict[tuple[str, str], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for fam in families:
+        for seed in seeds(fam, n):
+            x = inputs(seed, fam, split, tier, key=key)
+            for i, (m, name) in enumerate(zip(models, names, strict=True)):
+                if only is None or only[i] in (None, fam):
+                    count(x, m, out[(fam, name)])
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sheets", type=int, default=30, help="photos per family")
+    ap.add_argument("--split", default="eval", choices=SPLITS)
+    ap.add_argument("--tier", default="phone", choices=ds.TIERS_ORDER)
+    ap.add_argument("--families", default=",".join(ALL_FAMILIES))
+    ap.add_argument("--models", type=Path, action="append", default=None,
+                    help="model directory (repeatable; default: the committed models)")
+    ap.add_argument("--lofo", type=Path, default=None,
+                    help="a folder of leave-one-family-out model directories named 'without-<family>': "
+                         "each read on its own held-out family only")
+    ap.add_argument("--render-only", action="store_true", help="fill the cache and stop")
+    ap.add_argument("--key", default=None, help="cache folder name (default: the renderer's fingerprint)")
+    args = ap.parse_args(argv)
+    families = [f.strip() for f in args.families.split(",") if f.strip()]
+    t0 = time.perf_counter()
+    if args.render_only:
+        for fam in families:
+            for seed in seeds(fam, args.sheets):
+                inputs(seed, fam, args.split, args.tier, key=args.key)
+        print(f"cached {len(families) * args.sheets} photos in {time.perf_counter() - t0:.0f} s")
+        return
+    dirs: list[Path | None] = list(args.models) if args.models else [None]
+    only: list[str | None] = [None] * len(dirs)
+    if args.lofo is not None:
+        held = [f for f in families if (args.lofo / f"without-{f}").is_dir()]
+        dirs += [args.lofo / f"without-{f}" for f in held]
+        only += held
+    counts = measure(families, args.sheets, split=args.split, tier=args.tier, dirs=dirs, only=only,
+                     key=args.key)
+    print(f"drawing families, {args.split} split, {args.tier} tier, {args.sheets} photos each "
+          f"(seeds from {SEED0}); cells = drawable cells; right = best guess; '?' = reported unsure; "
+          f"sure wrong = reported wrongly without '?'")
+    print(header())
+    for fam in families:
+        for d in dirs:
+            name = str(d) if d is not None else "committed"
+            if (fam, name) in counts:
+                print(row(fam, name, counts[(fam, name)]))
+    print(f"({time.perf_counter() - t0:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

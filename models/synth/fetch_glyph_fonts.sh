@@ -1,0 +1,24 @@
+#!/bin/sh
+# Install the open icon fonts the renderer's "glyph" drawing family draws from (training data only:
+# inference never needs them). Sources and licences: models/synth/glyphs.json. Usage, from the
+# repository root:  sh models/synth/fetch_glyph_fonts.sh   (CARTOSCAN_GLYPHS: where npm fonts go)
+set -eu
+dest="${CARTOSCAN_GLYPHS:-.cache/iconfonts}"
+debs="fonts-font-awesome fonts-fork-awesome fonts-materialdesignicons-webfont"
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $debs >/dev/null 2>&1 ||
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $debs >/dev/null; }
+fi
+mkdir -p "$dest"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for spec in lucide-static@1.62.0 @tabler/icons-webfont@3.49.0 @phosphor-icons/web@2.1.2 bootstrap-icons@1.13.2; do
+    name=$(echo "${spec%@*}" | sed 's|^@||; s|/|-|')
+    [ -d "$dest/$name/package" ] && continue
+    (cd "$tmp" && npm pack --silent "$spec" >/dev/null)
+    mkdir -p "$dest/$name"
+    tar xzf "$tmp"/*.tgz -C "$dest/$name"
+    rm -f "$tmp"/*.tgz
+done
+echo "icon fonts in $dest"
