@@ -1240,7 +1240,7 @@ def synth(
         int, typer.Option(min=2, metavar="N", help="--video: frames per video (30 a second).")
     ] = 150,
     family: Annotated[str | None, typer.Option(
-        metavar="[graphite|color|color_icon|marker|mixed]",
+        metavar="[graphite|glyph|color|color_icon|marker|mixed]",
         help="--video: the player's drawing family (default: any).")] = None,
 ) -> None:
     """Write synthetic photos (or videos) of random legal games with their exact truth (seed N is always

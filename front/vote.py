@@ -84,7 +84,10 @@ SURE_WEIGHT = 8.0
 """A ballot's say on a cell is its confidence in that cell to this power: a frame where glare or a dark
 exposure left the cell at 0.5 weighs 0.004 against 0.92 for a frame that read it at 0.99, so the frames
 that saw the cell well decide it; a cell every frame reads at 0.9 stays at 0.9 (a drawing the net finds
-ambiguous does not become certain by being filmed longer)."""
+ambiguous does not become certain by being filmed longer).  Ten synthetic videos (two per drawing
+family, seeds 2000-2001, ballots every 6th steady frame), drawable cells right / ``?`` / wrong: 104.1 /
+6.2 / 0.8 with 8; 103.2 / 7.1 / 0.8 with 0; a linear pool of the probabilities instead of the log
+pool 103.1 / 7.2 / 0.8; the first frame read alone 98.0 / 12.1 / 1.0."""
 
 FRAME_WEIGHT = 8.0
 """... times the share of the frame's drawable cells it read with confidence, to this power: glare
