@@ -56,13 +56,15 @@ def _one_line(text: str) -> str:
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
-def _say(label: str, style: str, message: str) -> None:
-    """One line on stderr: a coloured label, then `message` as plain text (never read as rich markup)."""
+def _say(label: str, style: str, message: str, console: Any = None) -> None:
+    """One line on stderr: a coloured label, then `message` as plain text (never read as rich markup).
+
+    `console`: a progress display's console, so that the line is printed above the live display."""
     from rich.console import Console
     from rich.text import Text
 
     line = Text.assemble((f"{label}:", style), " ", _one_line(message))
-    Console(stderr=True, highlight=False, soft_wrap=True).print(line)
+    (console or Console(stderr=True, highlight=False)).print(line, soft_wrap=True)
 
 
 def _fail(message: str, code: int) -> typer.Exit:
@@ -843,7 +845,7 @@ def batch(
             rows = _batch_rows(items, tuple(card_ids), season_name, allow_doubtful, workers)
             for (source, _), (row, note) in zip(items, rows, strict=True):
                 if note:
-                    _say("note", "yellow", note)
+                    _say("note", "yellow", note, progress.console)
                 if out is not None:  # the file first: a row on stdout is a row in the file
                     out.row(_csv_values(row, card_ids, which is not None))
                 typer.echo(json.dumps(row, ensure_ascii=False))
@@ -1101,14 +1103,18 @@ def _write_report(source: str, out: Path, png: Path | None, chosen: Any, which: 
     review = got["review"]
     page = report_html(review, chosen, which, title=Path(source).name, photo=got["photo"],
                        canonical=got["canonical"], odds=got["odds"], problems=_problems(review))
+    from scanner.files import write_atomic
+
     try:
-        out.write_text(page, encoding="utf-8")
         if png is not None:
             if got["canonical"] is None:
                 raise _InputError(f"{source}: --png needs a photo (a .sheet file has no image)", 2)
             drawn = draw_sheet(got["canonical"], review.uncertain.sheet, review.uncertain.alternatives)
-            if not cv2.imwrite(str(png), drawn):
-                raise OSError(f"cannot write {png}")
+            ok, encoded = cv2.imencode(".png", drawn)
+            if not ok:
+                raise OSError(f"cannot encode {png}")
+            write_atomic(png, encoded.tobytes())
+        write_atomic(out, page.encode("utf-8"))  # whole, through a rename: never through a planted link
     except OSError as exc:
         raise _InputError(f"cannot write the report: {exc}", 2) from None
     return review
@@ -1177,6 +1183,9 @@ def report(
     """
     chosen, which = _parse_cards_and_season(cards, season)
     fixes = _parse_fixes(fix)
+    _check_output_file(out, "--out")
+    if png is not None:
+        _check_output_file(png, "--png")
     try:
         review = _write_report(source, out, png, chosen, which, fixes)
     except _InputError as exc:
