@@ -927,10 +927,11 @@ def _print_problems(source: str, problems: Any) -> None:
     from rich.markup import escape
 
     console = Console(highlight=False, soft_wrap=True)
+    name = escape(_one_line(source))
     if not problems:
-        console.print(f"{escape(source)}: [green]no problems[/green]")
+        console.print(f"{name}: [green]no problems[/green]")
     for problem in problems:
-        console.print(f"{escape(source)}: [yellow]{problem.code.value}[/yellow] {escape(problem.message)}")
+        console.print(f"{name}: [yellow]{problem.code.value}[/yellow] {escape(problem.message)}")
 
 
 @app.command()
@@ -942,7 +943,7 @@ def check(
     ] = None,
     season: SeasonOption = None,
     edition: EditionOption = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object.")] = False,
 ) -> None:
     """Check a sheet against the rules, every problem at once: shapes, coins, heroes' stars, destroyed
     spaces, outlines (photos); with --before, what one season may change.
@@ -980,9 +981,9 @@ def game(
     ],
     *,
     cards: CardsOption = None,
-    solo: Annotated[bool, typer.Option("--solo", help="Add the solo rating and title.")] = False,
+    solo: Annotated[bool, typer.Option("--solo", metavar="", help="Add the solo rating and title.")] = False,
     edition: EditionOption = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object.")] = False,
     allow_doubtful: AllowDoubtfulOption = False,
 ) -> None:
     """Score a whole game from the sheet after each season (photos or .sheet files): each season, the
@@ -1195,7 +1196,7 @@ def report(
 
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if review.provisional:
-        err.print(f"[yellow]note:[/yellow] {escape(source)}: {escape(review.verdict.message())}; "
+        err.print(f"[yellow]note:[/yellow] {escape(_one_line(source))}: {escape(review.verdict.message())}; "
                   "the report shows the most likely reading")
     typer.echo(f"wrote {out}" + (f" and {png}" if png else ""))
 
@@ -1244,7 +1245,8 @@ def synth(
         metavar="[train|eval|params]",
         help="Drawing styles: as in training, held out, or a held-out hand with training icons.")] = "train",
     video: Annotated[bool, typer.Option(
-        "--video", help="Videos instead (<stem>.avi, MJPG, 720p): a moving camera, a hand, glare.")] = False,
+        "--video", metavar="",
+        help="Videos instead (<stem>.avi, MJPG, 720p): a moving camera, a hand, glare.")] = False,
     frames: Annotated[
         int, typer.Option(min=2, metavar="N", help="--video: frames per video (30 a second).")
     ] = 150,
@@ -1289,9 +1291,11 @@ def live(
     cards: CardsOption = None,
     season: SeasonOption = None,
     json_out: Annotated[bool, typer.Option(
-        "--json", help="One JSON line per reading; {\"fps\", \"frames\"} at the end of a file.")] = False,
+        "--json", metavar="",
+        help="One JSON line per reading; {\"fps\", \"frames\"} at the end of a file.")] = False,
     window: Annotated[bool | None, typer.Option(
-        "--window/--no-window", help="Show the overlay in a window (default: when this OpenCV can).")] = None,
+        "--window/--no-window", metavar="",
+        help="Show the overlay in a window (default: when this OpenCV can).")] = None,
     allow_doubtful: AllowDoubtfulOption = False,
     frames: Annotated[
         int, typer.Option(min=0, metavar="N", help="Stop after this many frames (0: until the end).")
