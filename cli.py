@@ -1099,11 +1099,12 @@ def _write_report(source: str, out: Path, png: Path | None, chosen: Any, which: 
 
     from front.overlay import draw_sheet
     from front.report import report_html
+    from front.results import problems_of
 
     got = _reviewed(source, chosen, which, fixes)
     review = got["review"]
     page = report_html(review, chosen, which, title=Path(source).name, photo=got["photo"],
-                       canonical=got["canonical"], odds=got["odds"], problems=_problems(review))
+                       canonical=got["canonical"], odds=got["odds"], problems=problems_of(review.uncertain))
     from scanner.files import write_atomic
 
     try:
@@ -1119,13 +1120,6 @@ def _write_report(source: str, out: Path, png: Path | None, chosen: Any, which: 
     except OSError as exc:
         raise _InputError(f"cannot write the report: {exc}", 2) from None
     return review
-
-
-def _problems(review: Any) -> list[dict[str, Any]]:
-    """The problems a report lists: ``check``'s on the sheet as read (its '?' cells as wildcards)."""
-    from rules.check import check_sheet
-
-    return [problem.to_json() for problem in check_sheet(review.uncertain.sheet).problems]
 
 
 class _Reports:
