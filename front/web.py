@@ -196,7 +196,7 @@ def _read_upload(data: bytes) -> dict[str, Any] | JSONResponse:
     if isinstance(got, JSONResponse):
         return got
     reading = got[1]
-    out = reading.to_json()
+    out: dict[str, Any] = reading.to_json()
     out["overlay"] = cell_layers(reading.sheet, reading.sheet.unknown)
     odds = odds_of(reading.probabilities, reading.alternatives)
     out["odds"] = {cell_label(cell): {t: round(p, 3) for t, p in o.items()} for cell, o in odds.items()}
