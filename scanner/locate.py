@@ -411,7 +411,7 @@ def _grid_area(h: np.ndarray) -> float:
 
 def _window_ppc(window: np.ndarray) -> float:
     # pixels per cell of a refinement window (the grid with REFINE_MARGIN cells around it)
-    return window.shape[0] / (N + 2 * REFINE_MARGIN)
+    return float(window.shape[0]) / (N + 2 * REFINE_MARGIN)
 
 
 def _whole(window: np.ndarray) -> bool:
@@ -428,7 +428,8 @@ def _whole_rows(h: np.ndarray, evidence: np.ndarray) -> np.ndarray:
     dx, dy = int(left) - int(right), int(top) - int(bottom)
     if dx == dy == 0:
         return h
-    return h @ np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1.0]])
+    moved: np.ndarray = h @ np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1.0]])
+    return moved
 
 
 def _landmarks(sources: Sources, h: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
