@@ -146,7 +146,8 @@ def draw_cells(
 
 def _shrink(quad: np.ndarray, by: float) -> np.ndarray:
     centre = quad.mean(axis=0)
-    return np.round(centre + (quad - centre) * (1 - 2 * by)).astype(np.int32)
+    out: np.ndarray = np.round(centre + (quad - centre) * (1 - 2 * by)).astype(np.int32)
+    return out
 
 
 def draw_sheet(

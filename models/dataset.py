@@ -117,7 +117,8 @@ def jitter_corners(
     """Move each corner by up to ``amount`` cell on each axis (cell pitch estimated from the corners)."""
     c = np.asarray(corners, np.float64)
     pitch = np.mean([np.linalg.norm(c[(i + 1) % 4] - c[i]) for i in range(4)]) / 11.0
-    return c + rng.uniform(-amount, amount, size=c.shape) * pitch
+    moved: np.ndarray = c + rng.uniform(-amount, amount, size=c.shape) * pitch
+    return moved
 
 
 @dataclass(frozen=True)
