@@ -918,10 +918,11 @@ def _check_one(source: str, before: Sheet | None, edition: str | None, season: S
         if {"horizontal", "vertical"} <= reading.outlines.keys():
             import numpy as np
 
+            from rules.grid import SIZE
             from scanner.pieces import find_pieces
 
             printed = reading.sheet.printed
-            drawable = np.ones((11, 11), bool)
+            drawable = np.ones((SIZE, SIZE), bool)
             for r, c in printed.mountains | printed.wasteland:
                 drawable[r, c] = False
             labels = find_pieces(drawable, reading.outlines["horizontal"], reading.outlines["vertical"])
