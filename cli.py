@@ -56,13 +56,15 @@ def _one_line(text: str) -> str:
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
-def _say(label: str, style: str, message: str) -> None:
-    """One line on stderr: a coloured label, then `message` as plain text (never read as rich markup)."""
+def _say(label: str, style: str, message: str, console: Any = None) -> None:
+    """One line on stderr: a coloured label, then `message` as plain text (never read as rich markup).
+
+    `console`: a progress display's console, so that the line is printed above the live display."""
     from rich.console import Console
     from rich.text import Text
 
     line = Text.assemble((f"{label}:", style), " ", _one_line(message))
-    Console(stderr=True, highlight=False, soft_wrap=True).print(line)
+    (console or Console(stderr=True, highlight=False)).print(line, soft_wrap=True)
 
 
 def _fail(message: str, code: int) -> typer.Exit:
@@ -843,7 +845,7 @@ def batch(
             rows = _batch_rows(items, tuple(card_ids), season_name, allow_doubtful, workers)
             for (source, _), (row, note) in zip(items, rows, strict=True):
                 if note:
-                    _say("note", "yellow", note)
+                    _say("note", "yellow", note, progress.console)
                 if out is not None:  # the file first: a row on stdout is a row in the file
                     out.row(_csv_values(row, card_ids, which is not None))
                 typer.echo(json.dumps(row, ensure_ascii=False))
@@ -925,10 +927,11 @@ def _print_problems(source: str, problems: Any) -> None:
     from rich.markup import escape
 
     console = Console(highlight=False, soft_wrap=True)
+    name = escape(_one_line(source))
     if not problems:
-        console.print(f"{escape(source)}: [green]no problems[/green]")
+        console.print(f"{name}: [green]no problems[/green]")
     for problem in problems:
-        console.print(f"{escape(source)}: [yellow]{problem.code.value}[/yellow] {escape(problem.message)}")
+        console.print(f"{name}: [yellow]{problem.code.value}[/yellow] {escape(problem.message)}")
 
 
 @app.command()
@@ -940,7 +943,7 @@ def check(
     ] = None,
     season: SeasonOption = None,
     edition: EditionOption = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object.")] = False,
 ) -> None:
     """Check a sheet against the rules, every problem at once: shapes, coins, heroes' stars, destroyed
     spaces, outlines (photos); with --before, what one season may change.
@@ -978,9 +981,9 @@ def game(
     ],
     *,
     cards: CardsOption = None,
-    solo: Annotated[bool, typer.Option("--solo", help="Add the solo rating and title.")] = False,
+    solo: Annotated[bool, typer.Option("--solo", metavar="", help="Add the solo rating and title.")] = False,
     edition: EditionOption = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object.")] = False,
     allow_doubtful: AllowDoubtfulOption = False,
 ) -> None:
     """Score a whole game from the sheet after each season (photos or .sheet files): each season, the
@@ -1101,14 +1104,18 @@ def _write_report(source: str, out: Path, png: Path | None, chosen: Any, which: 
     review = got["review"]
     page = report_html(review, chosen, which, title=Path(source).name, photo=got["photo"],
                        canonical=got["canonical"], odds=got["odds"], problems=_problems(review))
+    from scanner.files import write_atomic
+
     try:
-        out.write_text(page, encoding="utf-8")
         if png is not None:
             if got["canonical"] is None:
                 raise _InputError(f"{source}: --png needs a photo (a .sheet file has no image)", 2)
             drawn = draw_sheet(got["canonical"], review.uncertain.sheet, review.uncertain.alternatives)
-            if not cv2.imwrite(str(png), drawn):
-                raise OSError(f"cannot write {png}")
+            ok, encoded = cv2.imencode(".png", drawn)
+            if not ok:
+                raise OSError(f"cannot encode {png}")
+            write_atomic(png, encoded.tobytes())
+        write_atomic(out, page.encode("utf-8"))  # whole, through a rename: never through a planted link
     except OSError as exc:
         raise _InputError(f"cannot write the report: {exc}", 2) from None
     return review
@@ -1177,6 +1184,9 @@ def report(
     """
     chosen, which = _parse_cards_and_season(cards, season)
     fixes = _parse_fixes(fix)
+    _check_output_file(out, "--out")
+    if png is not None:
+        _check_output_file(png, "--png")
     try:
         review = _write_report(source, out, png, chosen, which, fixes)
     except _InputError as exc:
@@ -1186,7 +1196,7 @@ def report(
 
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if review.provisional:
-        err.print(f"[yellow]note:[/yellow] {escape(source)}: {escape(review.verdict.message())}; "
+        err.print(f"[yellow]note:[/yellow] {escape(_one_line(source))}: {escape(review.verdict.message())}; "
                   "the report shows the most likely reading")
     typer.echo(f"wrote {out}" + (f" and {png}" if png else ""))
 
@@ -1235,7 +1245,8 @@ def synth(
         metavar="[train|eval|params]",
         help="Drawing styles: as in training, held out, or a held-out hand with training icons.")] = "train",
     video: Annotated[bool, typer.Option(
-        "--video", help="Videos instead (<stem>.avi, MJPG, 720p): a moving camera, a hand, glare.")] = False,
+        "--video", metavar="",
+        help="Videos instead (<stem>.avi, MJPG, 720p): a moving camera, a hand, glare.")] = False,
     frames: Annotated[
         int, typer.Option(min=2, metavar="N", help="--video: frames per video (30 a second).")
     ] = 150,
@@ -1280,9 +1291,11 @@ def live(
     cards: CardsOption = None,
     season: SeasonOption = None,
     json_out: Annotated[bool, typer.Option(
-        "--json", help="One JSON line per reading; {\"fps\", \"frames\"} at the end of a file.")] = False,
+        "--json", metavar="",
+        help="One JSON line per reading; {\"fps\", \"frames\"} at the end of a file.")] = False,
     window: Annotated[bool | None, typer.Option(
-        "--window/--no-window", help="Show the overlay in a window (default: when this OpenCV can).")] = None,
+        "--window/--no-window", metavar="",
+        help="Show the overlay in a window (default: when this OpenCV can).")] = None,
     allow_doubtful: AllowDoubtfulOption = False,
     frames: Annotated[
         int, typer.Option(min=0, metavar="N", help="Stop after this many frames (0: until the end).")
