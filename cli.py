@@ -1133,12 +1133,13 @@ def _write_report(
 
     from front.overlay import draw_sheet
     from front.report import report_html
+    from front.results import problems_of
+    from scanner.files import write_atomic
 
     got = _reviewed(source, chosen, which, fixes)
     review: Review = got["review"]
     page = report_html(review, chosen, which, title=Path(source).name, photo=got["photo"],
-                       canonical=got["canonical"], odds=got["odds"], problems=_problems(review))
-    from scanner.files import write_atomic
+                       canonical=got["canonical"], odds=got["odds"], problems=problems_of(review.uncertain))
 
     try:
         if png is not None:
@@ -1153,13 +1154,6 @@ def _write_report(
     except OSError as exc:
         raise _InputError(f"cannot write the report: {exc}", 2) from None
     return review
-
-
-def _problems(review: Review) -> list[dict[str, Any]]:
-    """The problems a report lists: ``check``'s on the sheet as read (its '?' cells as wildcards)."""
-    from rules.check import check_sheet
-
-    return [problem.to_json() for problem in check_sheet(review.uncertain.sheet).problems]
 
 
 class _Reports:
