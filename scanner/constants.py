@@ -193,9 +193,11 @@ synthetic phone photos the true side's cells scored 0.79-0.99, every other side'
 0.61 (printer-friendly prints with graphite drawings, colour prints alike)."""
 
 ALIKE_BASE = 0.6
-"""Likeness from which a side gains: wrong sides stay below it and gain nothing (a grid a cell off keeps
-its low score and is still checked against the coin track, ``SHIFT_CHECK_BELOW``); nothing is taken
-away, so a print too faint to compare keeps its score."""
+"""Likeness from which a side gains (below it, it loses): wrong sides stay below it.  The best score is
+then raised back to what it was if it fell (a grid a cell off keeps its low score and is still checked
+against the coin track, ``SHIFT_CHECK_BELOW``; a print too faint to compare still counts as a sheet).
+Taking nothing away instead (only gains) read 26 of 30 printer-friendly sides right, this 28
+(``benchmarks/eval_crops.py --sides 30``)."""
 
 ALIKE_MIN_INK = 6.0
 """Standard deviation (grey levels, high-passed) below which a cell counts as bare: it is like nothing

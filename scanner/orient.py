@@ -291,7 +291,11 @@ def landmark_scores(
             tuple(_unturn(rc, turns, n) for rc in side_cells(side)[0]) for turns in range(4) for side in SIDES
         ]
         alike = cell_likeness(canonical, sets, ppc=ppc, margin=margin).reshape(4, len(SIDES))
-        scores += ALIKE_WEIGHT * np.maximum(alike - ALIKE_BASE, 0.0)
+        before = float(scores.max())
+        scores += ALIKE_WEIGHT * (alike - ALIKE_BASE)
+        # unlike sides lose, like ones gain; the best score never falls below what it was, so a
+        # print too faint to compare still counts as a sheet (MIN_SHEET_SCORE)
+        scores += max(0.0, before - float(scores.max()))
     return scores, coins
 
 
