@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+if TYPE_CHECKING:  # the library is imported inside the commands (start-up time); these are for types
+    from rich.console import Console
+
+    from front.live import Event
+    from front.results import Review
+    from rules.cards import ScoringCard
+    from rules.check import CheckProblem, CheckResult
+    from rules.grid import Cell
+    from rules.policy import UncertainSheet, Verdict
+    from rules.season import Season, SeasonScore, SheetScore
+    from rules.sheet import Sheet, Terrain
+    from scanner.pipeline import Reading
+
+    # --review's question: settle more cells of a reading before the policy decides.
+    Ask = Callable[[Reading, UncertainSheet, Sequence[ScoringCard], Season | None], UncertainSheet]
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -199,7 +215,7 @@ def scan(
     _print_reading(photo, result)
 
 
-def _print_reading(photo: Path, reading: Any) -> None:
+def _print_reading(photo: Path, reading: Reading) -> None:
     from rich.console import Console
     from rich.text import Text
 
@@ -240,11 +256,11 @@ class _InputError(Exception):
 def _load_sheet(
     source: str,
     allow_doubtful: bool,
-    chosen: Any,
-    which: Any,
-    fixes: Any = None,
-    ask: Any = None,
-) -> tuple[Any, Any]:
+    chosen: Sequence[ScoringCard],
+    which: Season | None,
+    fixes: Mapping[Cell, Terrain] | None = None,
+    ask: Ask | None = None,
+) -> tuple[Sheet, Verdict | None]:
     """A rules.Sheet from a .sheet file, '-' (stdin) or a photo, with the photo's
     :class:`rules.policy.Verdict` (None for a sheet file); raises _InputError.
 
@@ -288,6 +304,7 @@ def _load_sheet(
         raise _InputError(
             f"{source}: {verdict.stake}; {fix}, or pass --allow-doubtful to score the most likely reading", 4
         )
+    assert verdict.sheet is not None  # a verdict that is not refused has its sheet
     return verdict.sheet, verdict
 
 
@@ -319,8 +336,13 @@ def _sheet_text(source: str) -> str:
 
 
 def _read_sheet(
-    source: str, allow_doubtful: bool, chosen: Any, which: Any, fixes: Any = None, ask: Any = None
-) -> tuple[Any, Any]:
+    source: str,
+    allow_doubtful: bool,
+    chosen: Sequence[ScoringCard],
+    which: Season | None,
+    fixes: Mapping[Cell, Terrain] | None = None,
+    ask: Ask | None = None,
+) -> tuple[Sheet, Verdict | None]:
     """:func:`_load_sheet`, turning a failure into the CLI's one red line and exit status."""
     try:
         return _load_sheet(source, allow_doubtful, chosen, which, fixes, ask)
@@ -328,14 +350,14 @@ def _read_sheet(
         raise _fail(str(exc), exc.status) from None
 
 
-def _verdict_note(verdict: Any) -> str | None:
+def _verdict_note(verdict: Verdict | None) -> str | None:
     """The note for a photo scored although something is unsure (plain text), or None."""
     if verdict is None or not verdict.message():
         return None
     return str(verdict.message())
 
 
-def _parse_cards_and_season(cards: str | None, season: str | None) -> tuple[Any, Any]:
+def _parse_cards_and_season(cards: str | None, season: str | None) -> tuple[list[ScoringCard], Season | None]:
     """The chosen cards and season from the options; raises typer.Exit(2) with one line."""
     from rules import SheetError
     from rules.cards import parse_card_list
@@ -357,7 +379,7 @@ def _parse_cards_and_season(cards: str | None, season: str | None) -> tuple[Any,
     return chosen, which
 
 
-def _parse_fixes(fix: str | None) -> Any:
+def _parse_fixes(fix: str | None) -> dict[Cell, Terrain] | None:
     """--fix as {cell: terrain}; raises typer.Exit(2) with one line."""
     if fix is None:
         return None
@@ -376,7 +398,9 @@ def _interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def _review_prompt(reading: Any, uncertain: Any, chosen: Any, which: Any) -> Any:
+def _review_prompt(
+    reading: Reading, uncertain: UncertainSheet, chosen: Sequence[ScoringCard], which: Season | None
+) -> UncertainSheet:
     """--review: while the policy refuses, ask what the first unsure cell holds and offer the cells
     drawn like it (the reader's look-alike groups) in one go; Enter takes the likeliest, q stops."""
     from rich.console import Console
@@ -478,7 +502,7 @@ def score(
     _print_score(source, result, season_result)
 
 
-def _print_score(source: str, result: Any, season_result: Any) -> None:
+def _print_score(source: str, result: SheetScore, season_result: SeasonScore | None) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -525,7 +549,7 @@ def _print_score(source: str, result: Any, season_result: Any) -> None:
     console.print(table)
 
 
-def _labels(cells: Any) -> list[str]:
+def _labels(cells: Iterable[Cell]) -> list[str]:
     from rules import cell_label
 
     return [cell_label(c) for c in sorted(cells)]
@@ -873,7 +897,7 @@ EditionOption = Annotated[
 ]
 
 
-def _check_one(source: str, before: Any, edition: str | None, season: Any) -> Any:
+def _check_one(source: str, before: Sheet | None, edition: str | None, season: Season | None) -> CheckResult:
     """rules.check on a .sheet file, '-' or a photo (its '?' cells and outlined pieces included);
     raises _InputError."""
     import sys
@@ -894,10 +918,11 @@ def _check_one(source: str, before: Any, edition: str | None, season: Any) -> An
         if {"horizontal", "vertical"} <= reading.outlines.keys():
             import numpy as np
 
+            from rules.grid import SIZE
             from scanner.pieces import find_pieces
 
             printed = reading.sheet.printed
-            drawable = np.ones((11, 11), bool)
+            drawable = np.ones((SIZE, SIZE), bool)
             for r, c in printed.mountains | printed.wasteland:
                 drawable[r, c] = False
             labels = find_pieces(drawable, reading.outlines["horizontal"], reading.outlines["vertical"])
@@ -907,7 +932,7 @@ def _check_one(source: str, before: Any, edition: str | None, season: Any) -> An
         raise _InputError(f"{source}: {exc}", 2) from None
 
 
-def _photo_reading(source: str) -> Any:
+def _photo_reading(source: str) -> Reading:
     """The scanner's reading of a photo (raises _InputError: 3 unreadable, 1 model files)."""
     from scanner.failure import Failure
     from scanner.nets import ModelError
@@ -922,7 +947,7 @@ def _photo_reading(source: str) -> Any:
     return reading
 
 
-def _print_problems(source: str, problems: Any) -> None:
+def _print_problems(source: str, problems: Sequence[CheckProblem]) -> None:
     from rich.console import Console
     from rich.markup import escape
 
@@ -1057,7 +1082,9 @@ def _print_game(out: dict[str, Any]) -> None:
 # --- report / serve (front ends: the HTML report, the web page) -------------------------------------
 
 
-def _reviewed(source: str, chosen: Any, which: Any, fixes: Any) -> dict[str, Any]:
+def _reviewed(
+    source: str, chosen: Sequence[ScoringCard], which: Season | None, fixes: Mapping[Cell, Terrain] | None
+) -> dict[str, Any]:
     """Read one input (photo or .sheet) for a report, doubts kept: the review, the images and what the
     report shows; raises _InputError."""
     from front.report import odds_of
@@ -1093,7 +1120,14 @@ def _reviewed(source: str, chosen: Any, which: Any, fixes: Any) -> dict[str, Any
         raise _InputError(str(exc), 1) from None
 
 
-def _write_report(source: str, out: Path, png: Path | None, chosen: Any, which: Any, fixes: Any) -> Any:
+def _write_report(
+    source: str,
+    out: Path,
+    png: Path | None,
+    chosen: Sequence[ScoringCard],
+    which: Season | None,
+    fixes: Mapping[Cell, Terrain] | None,
+) -> Review:
     """Write one input's HTML report (and annotated PNG); returns its review; raises _InputError."""
     import cv2
 
@@ -1101,7 +1135,7 @@ def _write_report(source: str, out: Path, png: Path | None, chosen: Any, which: 
     from front.report import report_html
 
     got = _reviewed(source, chosen, which, fixes)
-    review = got["review"]
+    review: Review = got["review"]
     page = report_html(review, chosen, which, title=Path(source).name, photo=got["photo"],
                        canonical=got["canonical"], odds=got["odds"], problems=_problems(review))
     from scanner.files import write_atomic
@@ -1121,7 +1155,7 @@ def _write_report(source: str, out: Path, png: Path | None, chosen: Any, which: 
     return review
 
 
-def _problems(review: Any) -> list[dict[str, Any]]:
+def _problems(review: Review) -> list[dict[str, Any]]:
     """The problems a report lists: ``check``'s on the sheet as read (its '?' cells as wildcards)."""
     from rules.check import check_sheet
 
@@ -1312,7 +1346,7 @@ def live(
 
     from rich.console import Console
 
-    from front.live import KEYS, Event, LiveError, Session, frames_of, has_window, open_source, run
+    from front.live import KEYS, LiveError, Session, frames_of, has_window, open_source, run
     from scanner.nets import ModelError
 
     chosen, which = _parse_cards_and_season(cards, season) if cards is not None else ((), None)
@@ -1359,9 +1393,11 @@ def live(
             raise _fail(f"{source}: no map sheet was read in {stats.frames} frame(s)", 3)
 
 
-def _print_live(console: Any, event: Any) -> None:
+def _print_live(console: Console, event: Event) -> None:
     """One reading of the live camera for a person: the frame, the rest of the line the verdict."""
     reading = event.reading
+    if reading is None:  # only reading and captured events carry one
+        return
     head = f"frame {event.frame} ({event.ballots} read): side {reading.side}, {len(reading.doubtful)} '?'"
     if event.kind == "captured":
         head = "[bold]captured[/bold] " + head
