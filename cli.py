@@ -1248,9 +1248,13 @@ def serve(
         from front.web import create_app
     except ImportError:
         raise _fail('serve needs the web extra: pip install "cartoscan[web]"', 2) from None
-    typer.echo(f"cartoscan: open http://{'localhost' if host in ('127.0.0.1', 'localhost') else host}:{port}/"
-               + ("  (this computer only; --host 0.0.0.0 to open it to the local network)"
-                  if host in ("127.0.0.1", "localhost") else ""))
+    if host in ("127.0.0.1", "localhost", "::1"):
+        where = f"http://localhost:{port}/ (this computer only; --host 0.0.0.0 opens it to the local network)"
+    elif host in ("0.0.0.0", "::"):
+        where = f"http://<this computer's address>:{port}/ from phones and laptops on the same network"
+    else:
+        where = f"http://{host}:{port}/"
+    typer.echo(f"cartoscan: open {where}")
     try:
         uvicorn.run(create_app(), host=host, port=port, log_level="warning")
     except OSError as exc:
