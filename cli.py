@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+
+if TYPE_CHECKING:  # the library is imported inside the commands (start-up time); these are for types
+    from rich.console import Console
+
+    from front.live import Event
+    from front.results import Review
+    from rules.cards import ScoringCard
+    from rules.check import CheckProblem, CheckResult
+    from rules.grid import Cell
+    from rules.policy import UncertainSheet, Verdict
+    from rules.season import Season, SeasonScore, SheetScore
+    from rules.sheet import Sheet, Terrain
+    from scanner.pipeline import Reading
+
+    # --review's question: settle more cells of a reading before the policy decides.
+    Ask = Callable[[Reading, UncertainSheet, Sequence[ScoringCard], Season | None], UncertainSheet]
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -56,13 +72,15 @@ def _one_line(text: str) -> str:
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
-def _say(label: str, style: str, message: str) -> None:
-    """One line on stderr: a coloured label, then `message` as plain text (never read as rich markup)."""
+def _say(label: str, style: str, message: str, console: Any = None) -> None:
+    """One line on stderr: a coloured label, then `message` as plain text (never read as rich markup).
+
+    `console`: a progress display's console, so that the line is printed above the live display."""
     from rich.console import Console
     from rich.text import Text
 
     line = Text.assemble((f"{label}:", style), " ", _one_line(message))
-    Console(stderr=True, highlight=False, soft_wrap=True).print(line)
+    (console or Console(stderr=True, highlight=False)).print(line, soft_wrap=True)
 
 
 def _fail(message: str, code: int) -> typer.Exit:
@@ -197,7 +215,7 @@ def scan(
     _print_reading(photo, result)
 
 
-def _print_reading(photo: Path, reading: Any) -> None:
+def _print_reading(photo: Path, reading: Reading) -> None:
     from rich.console import Console
     from rich.text import Text
 
@@ -238,11 +256,11 @@ class _InputError(Exception):
 def _load_sheet(
     source: str,
     allow_doubtful: bool,
-    chosen: Any,
-    which: Any,
-    fixes: Any = None,
-    ask: Any = None,
-) -> tuple[Any, Any]:
+    chosen: Sequence[ScoringCard],
+    which: Season | None,
+    fixes: Mapping[Cell, Terrain] | None = None,
+    ask: Ask | None = None,
+) -> tuple[Sheet, Verdict | None]:
     """A rules.Sheet from a .sheet file, '-' (stdin) or a photo, with the photo's
     :class:`rules.policy.Verdict` (None for a sheet file); raises _InputError.
 
@@ -286,6 +304,7 @@ def _load_sheet(
         raise _InputError(
             f"{source}: {verdict.stake}; {fix}, or pass --allow-doubtful to score the most likely reading", 4
         )
+    assert verdict.sheet is not None  # a verdict that is not refused has its sheet
     return verdict.sheet, verdict
 
 
@@ -317,8 +336,13 @@ def _sheet_text(source: str) -> str:
 
 
 def _read_sheet(
-    source: str, allow_doubtful: bool, chosen: Any, which: Any, fixes: Any = None, ask: Any = None
-) -> tuple[Any, Any]:
+    source: str,
+    allow_doubtful: bool,
+    chosen: Sequence[ScoringCard],
+    which: Season | None,
+    fixes: Mapping[Cell, Terrain] | None = None,
+    ask: Ask | None = None,
+) -> tuple[Sheet, Verdict | None]:
     """:func:`_load_sheet`, turning a failure into the CLI's one red line and exit status."""
     try:
         return _load_sheet(source, allow_doubtful, chosen, which, fixes, ask)
@@ -326,14 +350,14 @@ def _read_sheet(
         raise _fail(str(exc), exc.status) from None
 
 
-def _verdict_note(verdict: Any) -> str | None:
+def _verdict_note(verdict: Verdict | None) -> str | None:
     """The note for a photo scored although something is unsure (plain text), or None."""
     if verdict is None or not verdict.message():
         return None
     return str(verdict.message())
 
 
-def _parse_cards_and_season(cards: str | None, season: str | None) -> tuple[Any, Any]:
+def _parse_cards_and_season(cards: str | None, season: str | None) -> tuple[list[ScoringCard], Season | None]:
     """The chosen cards and season from the options; raises typer.Exit(2) with one line."""
     from rules import SheetError
     from rules.cards import parse_card_list
@@ -355,7 +379,7 @@ def _parse_cards_and_season(cards: str | None, season: str | None) -> tuple[Any,
     return chosen, which
 
 
-def _parse_fixes(fix: str | None) -> Any:
+def _parse_fixes(fix: str | None) -> dict[Cell, Terrain] | None:
     """--fix as {cell: terrain}; raises typer.Exit(2) with one line."""
     if fix is None:
         return None
@@ -374,7 +398,9 @@ def _interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def _review_prompt(reading: Any, uncertain: Any, chosen: Any, which: Any) -> Any:
+def _review_prompt(
+    reading: Reading, uncertain: UncertainSheet, chosen: Sequence[ScoringCard], which: Season | None
+) -> UncertainSheet:
     """--review: while the policy refuses, ask what the first unsure cell holds and offer the cells
     drawn like it (the reader's look-alike groups) in one go; Enter takes the likeliest, q stops."""
     from rich.console import Console
@@ -476,7 +502,7 @@ def score(
     _print_score(source, result, season_result)
 
 
-def _print_score(source: str, result: Any, season_result: Any) -> None:
+def _print_score(source: str, result: SheetScore, season_result: SeasonScore | None) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -523,7 +549,7 @@ def _print_score(source: str, result: Any, season_result: Any) -> None:
     console.print(table)
 
 
-def _labels(cells: Any) -> list[str]:
+def _labels(cells: Iterable[Cell]) -> list[str]:
     from rules import cell_label
 
     return [cell_label(c) for c in sorted(cells)]
@@ -843,7 +869,7 @@ def batch(
             rows = _batch_rows(items, tuple(card_ids), season_name, allow_doubtful, workers)
             for (source, _), (row, note) in zip(items, rows, strict=True):
                 if note:
-                    _say("note", "yellow", note)
+                    _say("note", "yellow", note, progress.console)
                 if out is not None:  # the file first: a row on stdout is a row in the file
                     out.row(_csv_values(row, card_ids, which is not None))
                 typer.echo(json.dumps(row, ensure_ascii=False))
@@ -871,7 +897,7 @@ EditionOption = Annotated[
 ]
 
 
-def _check_one(source: str, before: Any, edition: str | None, season: Any) -> Any:
+def _check_one(source: str, before: Sheet | None, edition: str | None, season: Season | None) -> CheckResult:
     """rules.check on a .sheet file, '-' or a photo (its '?' cells and outlined pieces included);
     raises _InputError."""
     import sys
@@ -892,10 +918,11 @@ def _check_one(source: str, before: Any, edition: str | None, season: Any) -> An
         if {"horizontal", "vertical"} <= reading.outlines.keys():
             import numpy as np
 
+            from rules.grid import SIZE
             from scanner.pieces import find_pieces
 
             printed = reading.sheet.printed
-            drawable = np.ones((11, 11), bool)
+            drawable = np.ones((SIZE, SIZE), bool)
             for r, c in printed.mountains | printed.wasteland:
                 drawable[r, c] = False
             labels = find_pieces(drawable, reading.outlines["horizontal"], reading.outlines["vertical"])
@@ -905,7 +932,7 @@ def _check_one(source: str, before: Any, edition: str | None, season: Any) -> An
         raise _InputError(f"{source}: {exc}", 2) from None
 
 
-def _photo_reading(source: str) -> Any:
+def _photo_reading(source: str) -> Reading:
     """The scanner's reading of a photo (raises _InputError: 3 unreadable, 1 model files)."""
     from scanner.failure import Failure
     from scanner.nets import ModelError
@@ -920,15 +947,16 @@ def _photo_reading(source: str) -> Any:
     return reading
 
 
-def _print_problems(source: str, problems: Any) -> None:
+def _print_problems(source: str, problems: Sequence[CheckProblem]) -> None:
     from rich.console import Console
     from rich.markup import escape
 
     console = Console(highlight=False, soft_wrap=True)
+    name = escape(_one_line(source))
     if not problems:
-        console.print(f"{escape(source)}: [green]no problems[/green]")
+        console.print(f"{name}: [green]no problems[/green]")
     for problem in problems:
-        console.print(f"{escape(source)}: [yellow]{problem.code.value}[/yellow] {escape(problem.message)}")
+        console.print(f"{name}: [yellow]{problem.code.value}[/yellow] {escape(problem.message)}")
 
 
 @app.command()
@@ -940,7 +968,7 @@ def check(
     ] = None,
     season: SeasonOption = None,
     edition: EditionOption = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object.")] = False,
 ) -> None:
     """Check a sheet against the rules, every problem at once: shapes, coins, heroes' stars, destroyed
     spaces, outlines (photos); with --before, what one season may change.
@@ -978,9 +1006,9 @@ def game(
     ],
     *,
     cards: CardsOption = None,
-    solo: Annotated[bool, typer.Option("--solo", help="Add the solo rating and title.")] = False,
+    solo: Annotated[bool, typer.Option("--solo", metavar="", help="Add the solo rating and title.")] = False,
     edition: EditionOption = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object.")] = False,
     allow_doubtful: AllowDoubtfulOption = False,
 ) -> None:
     """Score a whole game from the sheet after each season (photos or .sheet files): each season, the
@@ -1054,7 +1082,9 @@ def _print_game(out: dict[str, Any]) -> None:
 # --- report / serve (front ends: the HTML report, the web page) -------------------------------------
 
 
-def _reviewed(source: str, chosen: Any, which: Any, fixes: Any) -> dict[str, Any]:
+def _reviewed(
+    source: str, chosen: Sequence[ScoringCard], which: Season | None, fixes: Mapping[Cell, Terrain] | None
+) -> dict[str, Any]:
     """Read one input (photo or .sheet) for a report, doubts kept: the review, the images and what the
     report shows; raises _InputError."""
     from front.report import odds_of
@@ -1090,7 +1120,14 @@ def _reviewed(source: str, chosen: Any, which: Any, fixes: Any) -> dict[str, Any
         raise _InputError(str(exc), 1) from None
 
 
-def _write_report(source: str, out: Path, png: Path | None, chosen: Any, which: Any, fixes: Any) -> Any:
+def _write_report(
+    source: str,
+    out: Path,
+    png: Path | None,
+    chosen: Sequence[ScoringCard],
+    which: Season | None,
+    fixes: Mapping[Cell, Terrain] | None,
+) -> Review:
     """Write one input's HTML report (and annotated PNG); returns its review; raises _InputError."""
     import cv2
 
@@ -1098,23 +1135,27 @@ def _write_report(source: str, out: Path, png: Path | None, chosen: Any, which: 
     from front.report import report_html
 
     got = _reviewed(source, chosen, which, fixes)
-    review = got["review"]
+    review: Review = got["review"]
     page = report_html(review, chosen, which, title=Path(source).name, photo=got["photo"],
                        canonical=got["canonical"], odds=got["odds"], problems=_problems(review))
+    from scanner.files import write_atomic
+
     try:
-        out.write_text(page, encoding="utf-8")
         if png is not None:
             if got["canonical"] is None:
                 raise _InputError(f"{source}: --png needs a photo (a .sheet file has no image)", 2)
             drawn = draw_sheet(got["canonical"], review.uncertain.sheet, review.uncertain.alternatives)
-            if not cv2.imwrite(str(png), drawn):
-                raise OSError(f"cannot write {png}")
+            ok, encoded = cv2.imencode(".png", drawn)
+            if not ok:
+                raise OSError(f"cannot encode {png}")
+            write_atomic(png, encoded.tobytes())
+        write_atomic(out, page.encode("utf-8"))  # whole, through a rename: never through a planted link
     except OSError as exc:
         raise _InputError(f"cannot write the report: {exc}", 2) from None
     return review
 
 
-def _problems(review: Any) -> list[dict[str, Any]]:
+def _problems(review: Review) -> list[dict[str, Any]]:
     """The problems a report lists: ``check``'s on the sheet as read (its '?' cells as wildcards)."""
     from rules.check import check_sheet
 
@@ -1177,6 +1218,9 @@ def report(
     """
     chosen, which = _parse_cards_and_season(cards, season)
     fixes = _parse_fixes(fix)
+    _check_output_file(out, "--out")
+    if png is not None:
+        _check_output_file(png, "--png")
     try:
         review = _write_report(source, out, png, chosen, which, fixes)
     except _InputError as exc:
@@ -1186,7 +1230,7 @@ def report(
 
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if review.provisional:
-        err.print(f"[yellow]note:[/yellow] {escape(source)}: {escape(review.verdict.message())}; "
+        err.print(f"[yellow]note:[/yellow] {escape(_one_line(source))}: {escape(review.verdict.message())}; "
                   "the report shows the most likely reading")
     typer.echo(f"wrote {out}" + (f" and {png}" if png else ""))
 
@@ -1235,12 +1279,13 @@ def synth(
         metavar="[train|eval|params]",
         help="Drawing styles: as in training, held out, or a held-out hand with training icons.")] = "train",
     video: Annotated[bool, typer.Option(
-        "--video", help="Videos instead (<stem>.avi, MJPG, 720p): a moving camera, a hand, glare.")] = False,
+        "--video", metavar="",
+        help="Videos instead (<stem>.avi, MJPG, 720p): a moving camera, a hand, glare.")] = False,
     frames: Annotated[
         int, typer.Option(min=2, metavar="N", help="--video: frames per video (30 a second).")
     ] = 150,
     family: Annotated[str | None, typer.Option(
-        metavar="[graphite|color|color_icon|marker|mixed]",
+        metavar="[graphite|glyph|color|color_icon|marker|mixed]",
         help="--video: the player's drawing family (default: any).")] = None,
 ) -> None:
     """Write synthetic photos (or videos) of random legal games with their exact truth (seed N is always
@@ -1280,9 +1325,11 @@ def live(
     cards: CardsOption = None,
     season: SeasonOption = None,
     json_out: Annotated[bool, typer.Option(
-        "--json", help="One JSON line per reading; {\"fps\", \"frames\"} at the end of a file.")] = False,
+        "--json", metavar="",
+        help="One JSON line per reading; {\"fps\", \"frames\"} at the end of a file.")] = False,
     window: Annotated[bool | None, typer.Option(
-        "--window/--no-window", help="Show the overlay in a window (default: when this OpenCV can).")] = None,
+        "--window/--no-window", metavar="",
+        help="Show the overlay in a window (default: when this OpenCV can).")] = None,
     allow_doubtful: AllowDoubtfulOption = False,
     frames: Annotated[
         int, typer.Option(min=0, metavar="N", help="Stop after this many frames (0: until the end).")
@@ -1299,7 +1346,7 @@ def live(
 
     from rich.console import Console
 
-    from front.live import KEYS, Event, LiveError, Session, frames_of, has_window, open_source, run
+    from front.live import KEYS, LiveError, Session, frames_of, has_window, open_source, run
     from scanner.nets import ModelError
 
     chosen, which = _parse_cards_and_season(cards, season) if cards is not None else ((), None)
@@ -1346,9 +1393,11 @@ def live(
             raise _fail(f"{source}: no map sheet was read in {stats.frames} frame(s)", 3)
 
 
-def _print_live(console: Any, event: Any) -> None:
+def _print_live(console: Console, event: Event) -> None:
     """One reading of the live camera for a person: the frame, the rest of the line the verdict."""
     reading = event.reading
+    if reading is None:  # only reading and captured events carry one
+        return
     head = f"frame {event.frame} ({event.ballots} read): side {reading.side}, {len(reading.doubtful)} '?'"
     if event.kind == "captured":
         head = "[bold]captured[/bold] " + head

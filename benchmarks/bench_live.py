@@ -10,7 +10,7 @@ Reports
   (a webcam delivers 30 frames per second); decoding a frame of the MJPG file, for reference;
 * time from a steady sheet to its first reading: frames from the start of the first hold to the first
   ``reading`` event, and the seconds the frame that read it took (read, tally, verdict);
-* the vote's gain per drawing family (``models.synth.style.FAMILIES``): cells right (not ``?`` and
+* the vote's gain per drawing family (``models.synth.style.ALL_FAMILIES``): cells right (not ``?`` and
   equal to the truth), ``?`` and wrong after the first frame read, on the average single frame read,
   and after the vote at the end of the video.
 
@@ -30,9 +30,11 @@ import cv2
 import numpy as np
 
 from front.live import Session, draw
-from models.synth.style import FAMILIES
+from front.vote import cast, tally
+from models.synth.style import ALL_FAMILIES
 from models.synth.video import make_video, write_video
 from rules import Sheet
+from scanner.constants import STEADY_FRAMES
 from scanner.failure import Failure
 from scanner.pipeline import Reading
 from scanner.track import follow, start_track
@@ -66,8 +68,9 @@ def speed(frames: int) -> None:
     grey0 = cv2.cvtColor(images[0], cv2.COLOR_BGR2GRAY)
     track = start_track(grey0, video.corners[0])
     assert not isinstance(track, Failure)
-    t_grey, t_follow, t_draw = [], [], []
+    t_grey, t_follow, t_draw, cpu = [], [], [], []
     for image in images[1:]:
+        c0 = time.process_time()
         t0 = time.perf_counter()
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         t1 = time.perf_counter()
@@ -80,6 +83,7 @@ def speed(frames: int) -> None:
         session.track = track
         draw(image, session, 30.0)
         t3 = time.perf_counter()
+        cpu.append(time.process_time() - c0)
         t_grey.append(t1 - t0)
         t_follow.append(t2 - t1)
         t_draw.append(t3 - t2)
@@ -99,7 +103,23 @@ def speed(frames: int) -> None:
     print(f"following + drawing, 1280x720, one core: {1.0 / statistics.mean(per_frame):6.1f} frames/s "
           f"(median frame {ms(per_frame):.1f} ms: grey {ms(t_grey):.1f}, follow {ms(t_follow):.1f}, "
           f"draw {ms(t_draw):.1f}); {len(per_frame)} frames")
+    print(f"  the same in CPU time (one thread; wall time above suffers from other processes): "
+          f"{1.0 / statistics.mean(cpu):6.1f} frames/s, median {ms(cpu):.1f} ms; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"decoding one MJPG 720p frame: median {ms(t_decode):.1f} ms")
+    # one reading of a steady frame: read_image with the followed corners, looks, hands, the tally
+    held = [i for i in range(len(video)) if not video.moving[max(0, i - 5) : i + 1].any()][:5]
+    r_cpu, r_wall = [], []
+    for i in held:
+        c0, t0 = time.process_time(), time.perf_counter()
+        ballot = cast(images[i], video.corners[i], index=i)
+        if not isinstance(ballot, Failure):
+            tally([*session.ballots, ballot])
+        r_cpu.append(time.process_time() - c0)
+        r_wall.append(time.perf_counter() - t0)
+    print(f"one reading of a steady frame (read, looks, hand, tally): median {ms(r_cpu):.0f} ms CPU, "
+          f"{ms(r_wall):.0f} ms wall; the first comes {STEADY_FRAMES} frames after the sheet stops "
+          f"({STEADY_FRAMES / 30:.2f} s at 30 fps) plus that")
 
 
 def vote_gain(videos: int, frames: int) -> None:
@@ -109,7 +129,7 @@ def vote_gain(videos: int, frames: int) -> None:
     print(f"{'family':<11} {'videos':>6}  first frame read (right/?/wrong)   one frame, mean            "
           "after the vote            ballots  steady->read frames  read s")
     total: dict[str, list[np.ndarray]] = {"first": [], "single": [], "vote": []}
-    for family in FAMILIES:
+    for family in ALL_FAMILIES:
         rows: dict[str, list[np.ndarray]] = {"first": [], "single": [], "vote": []}
         ballots, delays, seconds = [], [], []
         for k in range(videos):

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from front.results import alike
-from rules import Sheet
+from rules import Sheet, SheetError
 from rules.cards import CARDS
 from rules.policy import UncertainSheet, decide
 from rules.season import Season
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def clicks(reading: Reading, truth: Sheet, cards: list, season: Season, *, offer: bool) -> int | None:  # type: ignore[type-arg]
-    """Clicks until the policy scores the reading (None when even every cell fixed cannot)."""
+    """Clicks until the policy scores the reading (None when fixing cells cannot: a misread side)."""
     uncertain = reading.uncertain
     count = len(uncertain.doubts)  # one "I checked it" per whole-sheet doubt
     uncertain = UncertainSheet(uncertain.guess, uncertain.alternatives, ())
@@ -49,7 +49,10 @@ def clicks(reading: Reading, truth: Sheet, cards: list, season: Season, *, offer
                 count += 1  # untick "also ... drawn alike"
             else:
                 fixes |= {p: truth[p] for p in peers}
-        uncertain = uncertain.fix(fixes)
+        try:
+            uncertain = uncertain.fix(fixes)
+        except SheetError:  # the truth is printed there on another side: the side was misread
+            return None
 
 
 def main() -> None:

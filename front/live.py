@@ -267,7 +267,11 @@ class Session:
 
         assert self.track is not None
         snapped = locate_from_corners(frame, self.track.corners)
-        started = start_track(grey, snapped.corners) if not isinstance(snapped, Failure) else snapped
+        if isinstance(snapped, Failure):
+            started: Track | Failure = snapped
+        else:  # keep the followed A1: the ballots so far are in its order
+            found = np.asarray(snapped.corners, dtype=np.float64)
+            started = start_track(grey, np.roll(found, -_rotation(found, self.track.corners), axis=0))
         if isinstance(started, Failure):
             self._lose(events, "the followed grid drifted off the print")
         else:
@@ -315,7 +319,12 @@ def draw(frame: np.ndarray, session: Session, fps: float | None = None) -> np.nd
     track = session.track
     if track is not None and session.result is not None:
         quads = photo_quads(track.corners)
-        out = draw_cells(frame, quads, session.result.sheet)
+        # only the grid's bounding box is drawn on: a third of a 720p frame, a third of the work
+        h, w = frame.shape[:2]
+        x0, y0 = np.clip(np.floor(quads.reshape(-1, 2).min(axis=0)).astype(int) - 2, 0, [w, h])
+        x1, y1 = np.clip(np.ceil(quads.reshape(-1, 2).max(axis=0)).astype(int) + 3, 0, [w, h])
+        out = frame.copy()
+        out[y0:y1, x0:x1] = draw_cells(frame[y0:y1, x0:x1], quads - [x0, y0], session.result.sheet)
         if session.sat_out is not None:  # the last frame read did not count here: a hand, glare
             for r, c in zip(*np.nonzero(session.sat_out), strict=True):
                 q = quads[r, c]

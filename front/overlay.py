@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from rules import Cell, Sheet, cell_label
+from rules.grid import SIZE
 from scanner.constants import CANON_MARGIN, CANON_PPC
 
 __all__ = [
@@ -67,7 +68,7 @@ def canonical_quads(ppc: int = CANON_PPC, margin: float = CANON_MARGIN) -> np.nd
     """(11, 11, 4, 2) float corners (x, y) of every cell in the canonical image, clockwise from the
     top-left (:func:`scanner.rectify.rectify` puts the grid at ``margin * ppc``)."""
     o = margin * ppc
-    rows, cols = np.mgrid[0:11, 0:11]
+    rows, cols = np.mgrid[0:SIZE, 0:SIZE]
     x0, y0 = o + cols * ppc, o + rows * ppc
     quads = np.stack(
         [np.stack([x0, y0], -1), np.stack([x0 + ppc, y0], -1),
@@ -79,10 +80,10 @@ def canonical_quads(ppc: int = CANON_PPC, margin: float = CANON_MARGIN) -> np.nd
 
 def photo_quads(corners: np.ndarray) -> np.ndarray:
     """(11, 11, 4, 2) cell corners in a photo, from the grid corners A1, A11, K11, K1 (photo px)."""
-    unit = np.array([[0, 0], [11, 0], [11, 11], [0, 11]], np.float32)
+    unit = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], np.float32)
     h = cv2.getPerspectiveTransform(unit, np.asarray(corners, np.float32))
     grid = canonical_quads(ppc=1, margin=0.0).reshape(-1, 1, 2)
-    return cv2.perspectiveTransform(grid, h).reshape(11, 11, 4, 2).astype(np.float64)
+    return cv2.perspectiveTransform(grid, h).reshape(SIZE, SIZE, 4, 2).astype(np.float64)
 
 
 def draw_cells(
@@ -114,8 +115,8 @@ def draw_cells(
     out = image.copy()
     tint = image.copy()
     pts = np.round(quads).astype(np.int32)
-    for r in range(11):
-        for c in range(11):
+    for r in range(SIZE):
+        for c in range(SIZE):
             symbol = str(sheet[r, c])
             if symbol not in _UNTINTED:
                 cv2.fillConvexPoly(tint, pts[r, c], TERRAIN_COLOURS[symbol], cv2.LINE_AA)
@@ -124,8 +125,8 @@ def draw_cells(
     thick = max(1, round(side / 16))
     scale = side / 48
     doubt = set(doubtful) | set(sheet.unknown)
-    for r in range(11):
-        for c in range(11):
+    for r in range(SIZE):
+        for c in range(SIZE):
             symbol = str(sheet[r, c])
             quad = pts[r, c]
             if letters and symbol != ".":
@@ -146,7 +147,8 @@ def draw_cells(
 
 def _shrink(quad: np.ndarray, by: float) -> np.ndarray:
     centre = quad.mean(axis=0)
-    return np.round(centre + (quad - centre) * (1 - 2 * by)).astype(np.int32)
+    out: np.ndarray = np.round(centre + (quad - centre) * (1 - 2 * by)).astype(np.int32)
+    return out
 
 
 def draw_sheet(
@@ -189,8 +191,8 @@ def cell_layers(
             by_cell.setdefault(tuple(cell), []).append(card_id)  # type: ignore[arg-type]
     quads = canonical_quads(ppc, margin)
     out = []
-    for r in range(11):
-        for c in range(11):
+    for r in range(SIZE):
+        for c in range(SIZE):
             symbol = str(sheet[r, c])
             x, y = quads[r, c, 0]
             out.append({

@@ -22,12 +22,13 @@ import numpy as np
 from front.overlay import DOUBT_COLOUR, HIGHLIGHT_COLOUR, cell_layers, hex_colour
 from front.results import Review, outcome_label
 from rules import Cell, Terrain, parse_label
+from rules.grid import SIZE
 from scanner.constants import CANON_MARGIN, CANON_PPC
 
 __all__ = ["data_uri", "index_html", "odds_of", "report_html"]
 
 _PHOTO_SIDE = 1200  # px: the photo is shown, not measured, so a smaller copy keeps the file light
-_CANVAS = round((11 + 2 * CANON_MARGIN) * CANON_PPC)  # the canonical image's side, px
+_CANVAS = round((SIZE + 2 * CANON_MARGIN) * CANON_PPC)  # the canonical image's side, px
 
 
 def data_uri(image: np.ndarray, *, max_side: int | None = None, quality: int = 85) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from rules.grid import cell_label
+from rules.grid import COIN_TRACK, SIZE, cell_label
 from rules.sides import printed_side
 from scanner.classify import SheetReading
 from scanner.constants import (
@@ -84,7 +84,10 @@ SURE_WEIGHT = 8.0
 """A ballot's say on a cell is its confidence in that cell to this power: a frame where glare or a dark
 exposure left the cell at 0.5 weighs 0.004 against 0.92 for a frame that read it at 0.99, so the frames
 that saw the cell well decide it; a cell every frame reads at 0.9 stays at 0.9 (a drawing the net finds
-ambiguous does not become certain by being filmed longer)."""
+ambiguous does not become certain by being filmed longer).  Ten synthetic videos (two per drawing
+family, seeds 2000-2001, ballots every 6th steady frame), drawable cells right / ``?`` / wrong: 104.1 /
+6.2 / 0.8 with 8; 103.2 / 7.1 / 0.8 with 0; a linear pool of the probabilities instead of the log
+pool 103.1 / 7.2 / 0.8; the first frame read alone 98.0 / 12.1 / 1.0."""
 
 FRAME_WEIGHT = 8.0
 """... times the share of the frame's drawable cells it read with confidence, to this power: glare
@@ -150,7 +153,7 @@ def hand_cover(frame: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.n
         cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 1)
         return mask.astype(bool)
 
-    nothing = np.zeros((11, 11)), np.zeros(14)
+    nothing = np.zeros((SIZE, SIZE)), np.zeros(COIN_TRACK)
     grid = ycc[box(0.0, 0.0, 11.0, 11.0)].astype(np.float32)
     if len(grid) == 0:
         return nothing
@@ -244,21 +247,21 @@ def tally(ballots: Sequence[Ballot], threshold: float = CONFIDENCE_THRESHOLD) ->
     probs_n = np.stack([np.asarray(r.probabilities) for r in readings])  # (n, 11, 11, 8)
     logp = np.log(np.maximum(probs_n, LOG_FLOOR))
     count = vote.sum(axis=0)
-    sure = np.array([1.0 - len(r.doubtful) / max(1, 121 - len(printed.mountains | printed.wasteland))
+    sure = np.array([1.0 - len(r.doubtful) / max(1, SIZE * SIZE - len(printed.mountains | printed.wasteland))
                      for r in readings])
     say = vote * np.exp(logp.max(axis=-1)) ** SURE_WEIGHT * (sure ** FRAME_WEIGHT)[:, None, None]
     summed = (say[..., None] * logp).sum(axis=0) / np.maximum(say.sum(axis=0), 1e-12)[..., None]
     probs = np.exp(summed - summed.max(axis=-1, keepdims=True))
     probs /= probs.sum(axis=-1, keepdims=True)
     probs[count == 0] = 1.0 / probs.shape[-1]  # under a hand in every frame: nothing is known
-    flat = probs.reshape(121, -1)
+    flat = probs.reshape(SIZE * SIZE, -1)
     best = flat.argmax(axis=1)
     conf = flat.max(axis=1)
     unsure = (conf < threshold) | ruins_only(best, printed.ruins)
-    rows = [[""] * 11 for _ in range(11)]
+    rows = [[""] * SIZE for _ in range(SIZE)]
     doubtful = []
-    for i in range(121):
-        r, c = divmod(i, 11)
+    for i in range(SIZE * SIZE):
+        r, c = divmod(i, SIZE)
         if (r, c) in printed.mountains:
             rows[r][c], conf[i] = "^", 1.0
         elif (r, c) in printed.wasteland:
@@ -269,7 +272,7 @@ def tally(ballots: Sequence[Ballot], threshold: float = CONFIDENCE_THRESHOLD) ->
         else:
             rows[r][c] = TERRAIN_SYMBOLS[best[i]]
     # stars: a cell is starred when most of the ballots voting on it saw a star
-    starred = np.stack([[[(r, c) in rd.stars for c in range(11)] for r in range(11)] for rd in readings])
+    starred = np.stack([[[(r, c) in rd.stars for c in range(SIZE)] for r in range(SIZE)] for rd in readings])
     stars = frozenset(zip(*np.nonzero((vote * starred).sum(axis=0) * 2 > np.maximum(count, 1)), strict=True))
     states, coin_doubt = _coins(ballots)
     outlines = {k: np.mean(np.stack([r.outlines[k] for r in readings if k in r.outlines]), axis=0)
@@ -277,14 +280,14 @@ def tally(ballots: Sequence[Ballot], threshold: float = CONFIDENCE_THRESHOLD) ->
     sheet_reading = SheetReading(
         side=side,
         grid=tuple("".join(row) for row in rows),
-        confidence=conf.reshape(11, 11),
+        confidence=conf.reshape(SIZE, SIZE),
         probabilities=probs,
         coins=states.count("filled"),
         spent=states.count("crossed"),
         coin_states=states,
         coin_confidence=np.zeros(len(states)),
         stars=frozenset((int(r), int(c)) for r, c in stars),
-        star_probability=np.zeros((11, 11)),
+        star_probability=np.zeros((SIZE, SIZE)),
         outlines=outlines,
         doubtful=tuple(doubtful),
         doubtful_coins=coin_doubt,

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from rules.grid import SIZE
 from scanner.constants import TERRAIN_SYMBOLS
 from scanner.nets import white_balance
 
@@ -116,8 +117,9 @@ def jitter_corners(
 ) -> np.ndarray:
     """Move each corner by up to ``amount`` cell on each axis (cell pitch estimated from the corners)."""
     c = np.asarray(corners, np.float64)
-    pitch = np.mean([np.linalg.norm(c[(i + 1) % 4] - c[i]) for i in range(4)]) / 11.0
-    return c + rng.uniform(-amount, amount, size=c.shape) * pitch
+    pitch = np.mean([np.linalg.norm(c[(i + 1) % 4] - c[i]) for i in range(4)]) / SIZE
+    moved: np.ndarray = c + rng.uniform(-amount, amount, size=c.shape) * pitch
+    return moved
 
 
 @dataclass(frozen=True)
@@ -187,7 +189,7 @@ def canonical_of(sample: Sample, rng: np.random.Generator | None) -> np.ndarray:
 
     h = cv2.getPerspectiveTransform(sample.corners.astype(np.float32), jittered.astype(np.float32))
     moved = cv2.perspectiveTransform(sample.crossings.reshape(-1, 1, 2), h).reshape(12, 12, 2)
-    pitch = np.linalg.norm(sample.corners[1] - sample.corners[0]) / 11.0
+    pitch = np.linalg.norm(sample.corners[1] - sample.corners[0]) / SIZE
     moved = moved + rng.normal(0.0, CROSSING_NOISE, moved.shape) * pitch
     return rectify(sample.image, jittered, crossings=moved)
 

@@ -50,7 +50,8 @@ class _Trunk(nn.Module):
         self.features = cin
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.blocks(x).mean(dim=(2, 3))
+        pooled: torch.Tensor = self.blocks(x).mean(dim=(2, 3))
+        return pooled
 
 
 class CellNet(nn.Module):

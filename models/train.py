@@ -25,18 +25,8 @@ import torch
 from torch import nn
 
 from models import dataset as ds
-from models.net import (
-    CELL_INPUT,
-    COIN_CLASSES,
-    COIN_INPUT,
-    EDGE_CLASSES,
-    EDGE_INPUT,
-    STAR_CLASSES,
-    TERRAIN_CLASSES,
-    CellNet,
-    CoinNet,
-    EdgeNet,
-)
+from models.net import CELL_INPUT, COIN_INPUT, EDGE_INPUT, STAR_CLASSES, CellNet, CoinNet, EdgeNet
+from scanner.constants import COIN_CLASSES, EDGE_CLASSES, TERRAIN_CLASSES
 from scanner.nets import MANIFEST, prepare
 
 BATCH = 128
@@ -80,6 +70,17 @@ TASKS = {
 }
 
 
+
+
+def _signed(gen: torch.Generator, *shape: int) -> torch.Tensor:
+    """Uniform noise in [-1, 1) of `shape`, drawn from `gen`."""
+    noise: torch.Tensor = torch.rand(*shape, generator=gen) * 2 - 1
+    return noise
+
+def log(text: str) -> None:
+    """One progress line, at once (training runs for hours in the background)."""
+    print(text, flush=True)
+
 def git_commit() -> str:
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True)
@@ -120,13 +121,13 @@ def augment(
     and a shift of up to 2 px (the locator's error); with ``shape``, also tilt, scale, stroke weight,
     blur and colour removed (:func:`_shape_jitter`)."""
     n = x.shape[0]
-    u = lambda *shape: torch.rand(*shape, generator=gen) * 2 - 1  # noqa: E731
+
     v = x * std + mean  # back to [0, 1] BGR
-    hue = _hue_matrices(u(n) * np.deg2rad(HUE_JITTER))
+    hue = _hue_matrices(_signed(gen, n) * np.deg2rad(HUE_JITTER))
     v = torch.einsum("nij,njhw->nihw", hue, v)
     grey = v.mean(dim=1, keepdim=True)
-    v = grey + (v - grey) * (1.0 + SATURATION_JITTER * u(n, 1, 1, 1))
-    v = v * (1.0 + 0.15 * u(n, 1, 1, 1)) + 0.08 * u(n, 1, 1, 1)
+    v = grey + (v - grey) * (1.0 + SATURATION_JITTER * _signed(gen, n, 1, 1, 1))
+    v = v * (1.0 + 0.15 * _signed(gen, n, 1, 1, 1)) + 0.08 * _signed(gen, n, 1, 1, 1)
     flip = torch.rand(n, generator=gen) < 0.5
     v = torch.where(flip[:, None, None, None], v.flip(3), v)
     dy, dx = (int(t) for t in torch.randint(-2, 3, (2,), generator=gen))
@@ -142,9 +143,9 @@ def _shape_jitter(v: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     """Per patch: a tilt and scale about the centre (paper pulled in at the border), then strokes
     thickened (a darkest-neighbour filter), thinned, or blurred, and some patches turned grey."""
     n = v.shape[0]
-    u = lambda *s: torch.rand(*s, generator=gen) * 2 - 1  # noqa: E731
-    ang = u(n) * np.deg2rad(TILT)
-    scale = 1.0 + SCALE * u(n)
+
+    ang = _signed(gen, n) * np.deg2rad(TILT)
+    scale = 1.0 + SCALE * _signed(gen, n)
     cos, sin = torch.cos(ang) / scale, torch.sin(ang) / scale
     zero = torch.zeros(n)
     theta = torch.stack([torch.stack([cos, -sin, zero], 1), torch.stack([sin, cos, zero], 1)], 1)
@@ -377,7 +378,7 @@ def train_task(
 
 def split_arrays(
     p: ds.Patches, kind: str, held: np.ndarray, *, cap: int | None = None, seed: int = 0
-) -> tuple[tuple, tuple]:
+) -> tuple[tuple[np.ndarray, list[np.ndarray]], tuple[np.ndarray, list[np.ndarray]]]:
     """(train, calibration) arrays of one patch kind; ``held`` marks calibration sheets.
 
     ``cap`` keeps a random subset of at most that many training patches (edges are plentiful: 220 a
@@ -439,7 +440,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             entry.setdefault("recipe", old["recipe"])
             entry.setdefault("code_version", old["code_version"])
     torch.set_num_threads(args.threads)
-    log = lambda s: print(s, flush=True)  # noqa: E731
     t_start = time.perf_counter()
     n_train = max(2, int(np.ceil(args.cells / 121)))
     n_eval = max(1, int(np.ceil(args.eval_cells / 121)))

@@ -412,6 +412,13 @@ def _cover(
     return best[0], True
 
 
+def _within_spreads(group: Iterable[Cell], spreads: int) -> bool:
+    """Could `group` have grown from one zombie in `spreads` spreads (each to every empty neighbour)?
+    Every cell then lies within `spreads` steps of the first (Manhattan distance, a bound)."""
+    cells = list(group)
+    return any(all(abs(r - r0) + abs(c - c0) <= spreads for r, c in cells) for r0, c0 in cells)
+
+
 def _outside_colony(singles: Sequence[int]) -> int:
     """How many of the 1x1 `singles` lie outside their largest orthogonally connected group."""
     if not singles:
@@ -575,7 +582,9 @@ def explain(
             groups = sorted(clusters_of(single_cells), key=len, reverse=True)
             earlier = _mask(sheet.cells_of(Terrain.MONSTER, Terrain.DESTROYED)) & ~inside
             for n, group in enumerate(groups):
-                if n == 0 or any(_mask(neighbours(*c)) & earlier for c in group):
+                if (n == 0 and _within_spreads(group, seasons)) or any(
+                    _mask(neighbours(*c)) & earlier for c in group
+                ):
                     zombie.update(group)
                 else:
                     singles.update(group)
@@ -845,6 +854,73 @@ def _coin_problems(sheet: Sheet, ed: Edition, seasons: int) -> list[CheckProblem
     return out
 
 
+def _season_coin_shapes(sheet: Sheet, ed: Edition, new: frozenset[Cell], ex: Explanation) -> int:
+    """How many coin shapes one season's new spaces can hold: each coin card once, and only where the
+    rest of its terrain's new spaces can still be drawn (its 1x1s within what a season allows: one
+    Rift Lands, more only if forced)."""
+    wild = _mask(sheet.unknown) | _mask(sheet.cells_of(Terrain.DESTROYED) - sheet.stars)
+    free = _mask(sheet.empty_cells)
+    # As many 1x1s as the cheapest explanation needs are allowed when it passed (forced, ruins).
+    allowed = max(1, len(ex.singles)) if not _singles_problems(sheet, ex, ed, 1) else 1
+    total = 0
+    for card in ed.explore:
+        for option in card.shapes:
+            if not option.coin:
+                continue
+            (terrain,) = card.terrains  # the coin cards offer one terrain each
+            if any(card.name in p.cards and p.pattern == _canonical(option.cells) for p in ex.pieces):
+                total += 1  # the cheapest explanation already draws it
+                continue
+            region = _mask(sheet.cells_of(terrain) & new)
+            others = [c for c in ex.singles if sheet[c] is not terrain]
+            total += _coin_fits(sheet, ed, card.name, option.cells, region, wild, free, others, allowed)
+    return total
+
+
+def _canonical(cells: Iterable[tuple[int, int]]) -> str:
+    """The pattern :func:`_specs` names a shape by (its first orientation)."""
+    return pattern_of(min(orientations(normalise(cells)), key=lambda s: sorted(s)))
+
+
+def _coin_fits(
+    sheet: Sheet,
+    ed: Edition,
+    name: str,
+    shape: Shape,
+    region: int,
+    wild: int,
+    free: int,
+    others: Sequence[Cell],
+    allowed: int,
+    budget: int = 1000,
+    tries: int = 40,
+) -> int:
+    """1 if `name`'s coin `shape` can be one of the pieces that drew `region` (the rest covered by the
+    terrain's other shapes, each card once, and 1x1s within a season's allowance), else 0."""
+    terrain = sheet[CELLS[(region & -region).bit_length() - 1]] if region else None
+    if terrain is None:
+        return 0
+    specs = _specs(ed.name, terrain)
+    cards = sorted({n for spec in specs for n in spec.cards})
+    spec_cards = [[cards.index(n) for n in spec.cards] for spec in specs]
+    caps = [0 if n == name else 1 for n in cards]  # the coin piece draws its card's one draw
+    placements = [m for m in _placements(shape) if m & (region | wild) == m and m & region]
+    for p in placements[:tries]:
+        rest = region & ~p
+        avail = rest | (wild & ~p)
+        fitting = [
+            (m, k) for k, spec in enumerate(specs) for m in spec.placements if m & avail == m and m & rest
+        ]
+        got, ok = _cover(rest, wild & ~p, fitting, budget, spec_cards, caps)
+        if not ok:
+            return 1  # cut short: the benefit of the doubt
+        singles = [*others, *(CELLS[m.bit_length() - 1] for m, k in got if k < 0)]
+        excess = len(singles) - allowed
+        if excess <= 0 or _forced_possible(free, singles, len(singles) - 1, _option_placements(ed.name)):
+            return 1
+    return 1 if len(placements) > tries else 0
+
+
 # ---------------------------------------------------------------------------------------------
 # Heroes, stars and destroyed spaces
 
@@ -1101,7 +1177,7 @@ def _season_problems(before: Sheet, after: Sheet, ed: Edition, season: int | Non
                 f"{len(newly)} mountains surrounded this season but {gained} coins gained",
             )
         )
-    most = len(maybe_after - sure_before) + _coin_shapes_max(after, ed, 1, _mask(new))
+    most = len(maybe_after - sure_before) + _season_coin_shapes(after, ed, new, ex)
     most += 3 if _dragon_paid_possible(after, ed) else 0
     if gained > min(most, room):
         out.append(

@@ -146,7 +146,8 @@ class SheetScore:
 
     @property
     def total(self) -> int:
-        return sum(score.points for score in self.scores.values()) + self.coins + self.monsters
+        points: int = sum(score.points for score in self.scores.values())
+        return points + self.coins + self.monsters
 
     def to_json(self) -> dict[str, Any]:
         """``{"cards": {id: points}, "coins", "monsters", "total", "details": {id: {...}}}``."""
@@ -213,7 +214,8 @@ class SeasonScore:
 
     @property
     def total(self) -> int:
-        return sum(score.points for _, score in self.edicts.values()) + self.coins + self.monsters
+        points: int = sum(score.points for _, score in self.edicts.values())
+        return points + self.coins + self.monsters
 
     def to_json(self) -> dict[str, Any]:
         """The CONTRACT shape: ``{"name", "edicts", "coins", "monsters", "total"}``; ``edicts`` maps

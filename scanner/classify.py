@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rules.grid import cell_label
+from rules.grid import SIZE, cell_label
 from rules.sides import printed_side
 from scanner.constants import (
     ADAPT_DEFAULT,
@@ -138,9 +138,9 @@ def classify_sheet(
     printed = printed_side(side)
     balanced = white_balance(patches)
     probs, star_p, features = classify_cells(m, balanced)
-    drawable = np.ones(121, bool)
+    drawable = np.ones(SIZE * SIZE, bool)
     for r, c in printed.mountains | printed.wasteland:
-        drawable[r * 11 + c] = False
+        drawable[r * SIZE + c] = False
     groups = look_alike_groups(features, drawable) if adapt else ()
     if adapt:
         probs = adapt_to_sheet(probs, features, drawable, groups=groups)
@@ -151,19 +151,19 @@ def classify_sheet(
             outlines[key] = read_edges(m, white_balance(flat, patches)).reshape(strips.shape[:-3])
     if decode and {"horizontal", "vertical"} <= outlines.keys():
         # pieces from the outlines alone, so a drawn cell the net read as empty still joins its piece
-        found = find_pieces(drawable.reshape(11, 11), outlines["horizontal"], outlines["vertical"])
+        found = find_pieces(drawable.reshape(SIZE, SIZE), outlines["horizontal"], outlines["vertical"])
         probs = piece_evidence(probs, found)
     if decode:
-        probs = hero_evidence(probs, star_p.reshape(11, 11), drawable.reshape(11, 11))
+        probs = hero_evidence(probs, star_p.reshape(SIZE, SIZE), drawable.reshape(SIZE, SIZE))
     best = probs.argmax(axis=1)
     conf = probs.max(axis=1)
     # a terrain read on printed ruins and nowhere else is the ruins icon misread
     unsure_cells = conf < threshold
     if decode:
         unsure_cells |= ruins_only(best, printed.ruins)
-    rows: list[list[str]] = [[""] * 11 for _ in range(11)]
+    rows: list[list[str]] = [[""] * SIZE for _ in range(SIZE)]
     doubtful = []
-    for i in range(121):
+    for i in range(SIZE * SIZE):
         r, c = divmod(i, 11)
         if (r, c) in printed.mountains:
             rows[r][c], conf[i] = "^", 1.0
@@ -176,9 +176,10 @@ def classify_sheet(
             rows[r][c] = TERRAIN_SYMBOLS[best[i]]
     if decode:
         hero_p = probs[:, TERRAIN_CLASSES.index("hero")]
-        stars = attack_stars(star_p.reshape(11, 11), hero_p.reshape(11, 11))
+        stars = attack_stars(star_p.reshape(SIZE, SIZE), hero_p.reshape(SIZE, SIZE))
     else:
-        stars = frozenset((i // 11, i % 11) for i in range(121) if drawable[i] and star_p[i] > STAR_THRESHOLD)
+        sure = drawable & (star_p > STAR_THRESHOLD)
+        stars = frozenset(divmod(int(i), SIZE) for i in np.flatnonzero(sure))
     coins = spent = 0
     states: tuple[str, ...] = ()
     coin_conf = np.zeros(0)
@@ -200,14 +201,14 @@ def classify_sheet(
     return SheetReading(
         side=side,
         grid=tuple("".join(r) for r in rows),
-        confidence=conf.reshape(11, 11),
-        probabilities=probs.reshape(11, 11, -1),
+        confidence=conf.reshape(SIZE, SIZE),
+        probabilities=probs.reshape(SIZE, SIZE, -1),
         coins=coins,
         spent=spent,
         coin_states=states,
         coin_confidence=coin_conf,
         stars=stars,
-        star_probability=star_p.reshape(11, 11),
+        star_probability=star_p.reshape(SIZE, SIZE),
         outlines=outlines,
         doubtful=tuple(doubtful),
         doubtful_coins=doubtful_coins,

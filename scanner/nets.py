@@ -201,4 +201,5 @@ def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
     z = logits / temperature
     z = z - z.max(axis=-1, keepdims=True)
     e = np.exp(z)
-    return e / e.sum(axis=-1, keepdims=True)
+    p: np.ndarray = e / e.sum(axis=-1, keepdims=True)
+    return p

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rules import Cell, Sheet, Terrain, cell_label, cells_label
-from scanner.classify import TERRAIN_SYMBOLS, Models, SheetReading, classify_sheet
-from scanner.constants import ALTERNATIVE_PROBABILITY
+from scanner.classify import Models, SheetReading, classify_sheet
+from scanner.constants import ALTERNATIVE_PROBABILITY, TERRAIN_SYMBOLS
 from scanner.debug import DebugSink, emit
 from scanner.failure import Failure
 from scanner.load import load_image

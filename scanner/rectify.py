@@ -47,7 +47,8 @@ def apply_h(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     pts = np.asarray(pts, dtype=np.float64)
     flat = pts.reshape(-1, 2)
     q = flat @ h[:, :2].T + h[:, 2]
-    return (q[:, :2] / q[:, 2:3]).reshape(pts.shape)
+    out: np.ndarray = (q[:, :2] / q[:, 2:3]).reshape(pts.shape)
+    return out
 
 
 def rectify(

@@ -122,7 +122,8 @@ def _seed(small: np.ndarray, h: np.ndarray, count: int, avoid: np.ndarray | None
 
 def _scaled(h: np.ndarray, scale: float) -> np.ndarray:
     """``h`` followed by a scaling of its output by ``scale``."""
-    return np.diag([scale, scale, 1.0]) @ h
+    out: np.ndarray = np.diag([scale, scale, 1.0]) @ h
+    return out
 
 
 def start_track(grey: np.ndarray, corners: np.ndarray) -> Track | Failure:

@@ -76,7 +76,8 @@
   function showResult() {
     var scan = state.scan;
     $("result").hidden = false;
-    $("canonical").src = scan.canonical;
+    $("setup").classList.add("compact");
+    $("setup-summary").textContent = summary();
     $("side").textContent = scan.side;
     $("coins").value = scan.coins;
     $("spent").value = scan.spent;
@@ -84,6 +85,11 @@
     drawSheet();
     rescore();
     $("result").scrollIntoView({ behavior: "smooth", block: "start" });
+  }
+
+  function summary() {
+    var cards = chosenCards(), season = $("season").value;
+    return (cards.length ? cards.join(" · ") : "no cards picked") + (season ? " — " + season : "");
   }
 
   // --- the sheet as the page sends it --------------------------------------------------------------
@@ -127,8 +133,11 @@
     var svg = $("overlay"), size = 0;
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     state.scan.overlay.forEach(function (c) { size = Math.max(size, c.x + c.size); });
-    var box = size + state.scan.overlay[0].x;
-    svg.setAttribute("viewBox", "0 0 " + box + " " + box);
+    var origin = state.scan.overlay[0].x, ppc = state.scan.overlay[0].size, box = size + origin;
+    // the grid and the coin track below it, cropped out of the canonical image: bigger cells to tap
+    var x0 = origin - 0.8 * ppc, y0 = origin - 0.8 * ppc;
+    svg.setAttribute("viewBox", x0 + " " + y0 + " " + (box - 2 * x0) + " " + (box - y0));
+    svg.appendChild(el("svg:image", { href: state.scan.canonical, x: 0, y: 0, width: box, height: box }));
     state.scan.overlay.forEach(function (c) {
       var sym = symbolOf(c), fixed = !!state.fixes[c.cell], doubt = c.symbol === "?" && !fixed;
       var g = el("svg:g", { id: "c-" + c.cell, "class": "cell" + (doubt ? " doubt" : "") + (fixed ? " fixed" : "")
@@ -328,9 +337,12 @@
   $("camera").addEventListener("change", function () { onFile(this); });
   $("upload").addEventListener("change", function () { onFile(this); });
   LETTERS.forEach(function (l) {
-    $("card-" + l).addEventListener("change", function () { remember(); if (state.scan) rescore(); });
+    $("card-" + l).addEventListener("change", function () {
+      remember(); $("setup-summary").textContent = summary(); if (state.scan) rescore();
+    });
   });
   $("season").addEventListener("change", function () { remember(); if (state.scan) rescore(); });
+  $("setup-change").addEventListener("click", function () { $("setup").classList.remove("compact"); });
   ["coins", "spent"].forEach(function (id) {
     $(id).addEventListener("change", function () {
       state.scan.warnings.forEach(function (w) { if (w.indexOf("coin") === 0) state.confirmed[w] = true; });
@@ -340,6 +352,6 @@
   $("picker-close").addEventListener("click", function () { closePicker(); drawSheet(); });
   $("download").addEventListener("click", download);
   $("again").addEventListener("click", function () {
-    $("result").hidden = true; state.scan = null; window.scrollTo(0, 0);
+    $("result").hidden = true; state.scan = null; $("setup").classList.remove("compact"); window.scrollTo(0, 0);
   });
 })();

@@ -210,7 +210,8 @@ def _rotation(axis_angle: float, tilt: float, roll: float) -> np.ndarray:
     tilt_m = np.eye(3) + np.sin(tilt) * k + (1 - np.cos(tilt)) * (k @ k)
     c, s = np.cos(roll), np.sin(roll)
     roll_m = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
-    return roll_m @ tilt_m
+    rotation: np.ndarray = roll_m @ tilt_m
+    return rotation
 
 
 def _pose(rng: np.random.Generator, tier: Tier, portrait: bool) -> tuple[float, float, float, float]:

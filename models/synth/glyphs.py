@@ -21,6 +21,7 @@ import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -46,7 +47,7 @@ def glyph_root() -> Path:
 
 
 @cache
-def sources() -> dict:
+def sources() -> dict[str, Any]:
     """The parsed ``glyphs.json``."""
     text = resources.files("models.synth").joinpath("glyphs.json").read_text(encoding="utf-8")
     return dict(json.loads(text))

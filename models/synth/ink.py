@@ -7,7 +7,9 @@ sub-pixel precision.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -52,7 +54,7 @@ class Layout:
         x0, y0, x1, y1 = geo.page
         return cls(ppc, -x0 * ppc, -y0 * ppc, round((x1 - x0) * ppc), round((y1 - y0) * ppc))
 
-    def px(self, pts: np.ndarray | list | tuple) -> np.ndarray:
+    def px(self, pts: np.ndarray | Sequence[Any]) -> np.ndarray:
         """Cell-unit points (..., 2) to page pixels."""
         a = np.asarray(pts, dtype=np.float64)
         return a * self.ppc + (self.ox, self.oy)
@@ -91,7 +93,7 @@ def draw_line(
 def draw_poly(
     img: np.ndarray,
     lay: Layout,
-    pts: np.ndarray | list,
+    pts: np.ndarray | Sequence[Any],
     color: tuple[int, ...],
     w: float,
     closed: bool = False,
@@ -99,7 +101,7 @@ def draw_poly(
     cv2.polylines(img, [to_fixed(lay.px(pts))], closed, color, thickness(lay, w), cv2.LINE_AA, SHIFT)
 
 
-def fill_poly(img: np.ndarray, lay: Layout, pts: np.ndarray | list, color: tuple[int, ...]) -> None:
+def fill_poly(img: np.ndarray, lay: Layout, pts: np.ndarray | Sequence[Any], color: tuple[int, ...]) -> None:
     cv2.fillPoly(img, [to_fixed(lay.px(pts))], color, cv2.LINE_AA, SHIFT)
 
 

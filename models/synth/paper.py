@@ -92,11 +92,13 @@ class Page:
 
     def cells_to_page(self, pts: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
         """Cell-unit points (..., 2) (origin A1 corner, x right, y down) to page pixels."""
-        return np.asarray(pts, dtype=np.float64) * self.ppc + np.asarray(self.grid_origin)
+        px: np.ndarray = np.asarray(pts, dtype=np.float64) * self.ppc + np.asarray(self.grid_origin)
+        return px
 
     def page_to_cells(self, pts: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
         """Page pixels (..., 2) to cell units."""
-        return (np.asarray(pts, dtype=np.float64) - np.asarray(self.grid_origin)) / self.ppc
+        cells: np.ndarray = (np.asarray(pts, dtype=np.float64) - np.asarray(self.grid_origin)) / self.ppc
+        return cells
 
     @property
     def corners(self) -> np.ndarray:

@@ -44,7 +44,8 @@ def grain_texture(shape: tuple[int, int], seed: int) -> np.ndarray:
     )
     tex = 0.6 * fine + 0.4 * coarse
     tex = (tex - tex.min()) / (tex.max() - tex.min() + 1e-6)
-    return (0.35 + 0.65 * np.sqrt(tex)).astype(np.float32)
+    out: np.ndarray = (0.35 + 0.65 * np.sqrt(tex)).astype(np.float32)
+    return out
 
 
 class Layer:
@@ -254,7 +255,8 @@ class Canvas:
     def render(self) -> np.ndarray:
         """The finished page, BGR uint8."""
         out = self.blank.astype(np.float32) * self.ink
-        return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+        page: np.ndarray = np.clip(out + 0.5, 0, 255).astype(np.uint8)
+        return page
 
 
 def jitter_path(pts: np.ndarray, rng: np.random.Generator, amount: float, step: float) -> np.ndarray:
@@ -263,7 +265,7 @@ def jitter_path(pts: np.ndarray, rng: np.random.Generator, amount: float, step: 
     if len(pts) == 2:
         d = pts[1] - pts[0]
         n = max(2, int(np.hypot(d[0], d[1]) / max(step, 0.5)) + 1)
-        out = pts[0] + (np.arange(n) * (1.0 / (n - 1)))[:, None] * d
+        out: np.ndarray = pts[0] + (np.arange(n) * (1.0 / (n - 1)))[:, None] * d
     else:
         seg = np.diff(pts, axis=0)
         cum = np.concatenate([[0.0], np.cumsum(np.hypot(seg[:, 0], seg[:, 1]))])

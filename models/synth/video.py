@@ -23,7 +23,7 @@ from models.synth import scene
 from models.synth.generate import THEME_WEIGHTS, SynthError, rng_for
 from models.synth.paper import Page, render_page
 from models.synth.play import Game, random_game
-from models.synth.style import FAMILIES, DrawStyle
+from models.synth.style import ALL_FAMILIES, DrawStyle
 from rules.grid import SIZE as GRID_SIZE
 from rules.grid import cell_label
 from rules.sheet import Sheet
@@ -228,7 +228,7 @@ def make_video(seed: int, *, frames: int = 150, size: tuple[int, int] = VIDEO_SI
     seed : any non-negative int.
     frames : how many frames (at ``fps``).
     size : (width, height) of the frames.
-    family : drawing family (:data:`models.synth.style.FAMILIES`); default random.
+    family : drawing family (:data:`models.synth.style.ALL_FAMILIES`); default random (not ``glyph``).
     split : ``train``, ``eval`` or ``params`` drawing styles (see :mod:`models.synth.style`).
 
     Raises
@@ -236,8 +236,8 @@ def make_video(seed: int, *, frames: int = 150, size: tuple[int, int] = VIDEO_SI
     SynthError
         Unknown family or split, or fewer than 2 frames.
     """
-    if family is not None and family not in FAMILIES:
-        raise SynthError(f"unknown drawing family {family!r}; choose one of {', '.join(FAMILIES)}")
+    if family is not None and family not in ALL_FAMILIES:
+        raise SynthError(f"unknown drawing family {family!r}; choose one of {', '.join(ALL_FAMILIES)}")
     if frames < 2:
         raise SynthError(f"a video needs at least 2 frames, not {frames}")
     rng = rng_for(seed, split)

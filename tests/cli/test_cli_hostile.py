@@ -57,7 +57,7 @@ def _make(folder: Path, spec: dict[str, Any]) -> None:
     from PIL import Image
 
     from rules import Sheet
-    from rules.sheet import parse_label
+    from rules.grid import parse_label
 
     # a name given as hex bytes may be no UTF-8 at all (as os.fsdecode holds it: surrogates)
     path = folder / (os.fsdecode(bytes.fromhex(spec["path_hex"])) if "path_hex" in spec else spec["path"])

@@ -1,16 +1,19 @@
-"""``cartoscan live``: the headless JSON mode on a short synthetic video; a sheet lost and found again."""
+"""``cartoscan live``: the headless JSON mode on a short synthetic video; a sheet lost and found again;
+the overlay; reading in a worker thread as for a camera."""
 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from cli import app
-from front.live import Session
+from front.live import Session, draw
 from models.synth.video import make_video, write_video
 from rules import Sheet
 from scanner.track import corner_error
@@ -66,3 +69,35 @@ def test_lost_and_found() -> None:
     assert kinds[1][1] == 15
     assert session.track is not None
     assert corner_error(session.track.corners, video.corners[-1]) < 0.15
+
+
+@pytest.fixture(scope="module")
+def frames() -> list[np.ndarray]:
+    video = make_video(6, frames=40, size=(960, 540))
+    return [video.frame(i) for i in range(len(video))]
+
+
+def test_overlay_draws_the_reading_on_the_followed_grid(frames: list[np.ndarray]) -> None:
+    session = Session()
+    for frame in frames:
+        session.step(frame)
+    assert session.result is not None and session.track is not None
+    shown = draw(frames[-1], session, 30.0)
+    assert shown.shape == frames[-1].shape
+    inside = np.zeros(shown.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(session.track.corners).astype(np.int32), 1)
+    changed = np.abs(shown.astype(int) - frames[-1].astype(int)).sum(axis=2) > 30
+    assert changed[inside > 0].mean() > 0.05  # cells tinted and labelled on the sheet
+    assert changed[:60].mean() > 0.01  # the status and score lines at the top
+
+
+def test_reading_in_the_background_thread(frames: list[np.ndarray]) -> None:
+    session = Session(background=True)
+    events = []
+    for frame in frames:
+        events += session.step(frame)
+        time.sleep(0.01)  # a camera's pace, a little: the reader thread gets its turn
+    session.close()
+    readings = [e for e in events if e.kind == "reading"]
+    assert readings and all(e.frame <= len(frames) for e in readings)
+    assert session.ballots and session.result is not None

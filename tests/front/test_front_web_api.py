@@ -215,3 +215,50 @@ def test_the_page_is_served_with_its_data_escaped(client: TestClient) -> None:
     assert client.get("/app.js").headers["content-type"].startswith("text/javascript")
     assert client.get("/style.css").status_code == 200
     assert len(client.get("/api/cards").json()) == 32
+
+
+def test_concurrent_uploads_are_all_answered_alike() -> None:
+    """Eight uploads from four threads to a real server: every one answered, each with the same reading."""
+    import socket
+    import threading
+    import time
+    import urllib.request
+
+    uvicorn = pytest.importorskip("uvicorn")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    photo = (SAMPLES / "phone_clear_A.jpg").read_bytes()
+    body = (b"--b\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.jpg\"\r\n"
+            b"Content-Type: image/jpeg\r\n\r\n" + photo + b"\r\n--b--\r\n")
+    answers: list[tuple[int, list[str]]] = []
+    lock = threading.Lock()
+
+    def upload() -> None:
+        for _ in range(2):
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}/api/scan", data=body,
+                headers={"Content-Type": "multipart/form-data; boundary=b"},
+            )
+            with urllib.request.urlopen(request, timeout=120) as response:
+                got = (response.status, json.loads(response.read())["grid"])
+            with lock:
+                answers.append(got)
+
+    try:
+        clients = [threading.Thread(target=upload) for _ in range(4)]
+        for client in clients:
+            client.start()
+        for client in clients:
+            client.join(timeout=180)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+    assert len(answers) == 8 and {status for status, _ in answers} == {200}
+    assert all(grid == answers[0][1] for _, grid in answers)

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-from typing import Any
-
 import numpy as np
 import pytest
+from known_cases import DATA, KnownCase, read_cases
 
 from models.synth.play import random_game, replay
 from rules import Sheet, SheetError, Terrain, parse_label, parse_labels
@@ -25,15 +22,9 @@ from rules.check import (
 )
 from rules.season import score_cards
 
-CASES = Path(__file__).resolve().parents[1] / "data" / "rules" / "check" / "problems.cases"
-
-
-def _cases() -> list[Any]:
-    out = []
-    for chunk in CASES.read_text(encoding="utf-8").split("\n---\n")[1:]:
-        meta = dict(re.findall(r"^#\s*(case|expect|edition|season)\s*:\s*(.*?)\s*$", chunk, flags=re.M))
-        out.append(pytest.param(chunk, meta["expect"], meta["edition"], meta.get("season"), id=meta["case"]))
-    return out
+CASES = read_cases(
+    DATA / "rules" / "check" / "problems.cases", required=("expect", "edition"), optional=("season",)
+)
 
 
 def _codes(result: CheckResult) -> dict[str, set[frozenset[tuple[int, int]]]]:
@@ -43,9 +34,10 @@ def _codes(result: CheckResult) -> dict[str, set[frozenset[tuple[int, int]]]]:
     return found
 
 
-@pytest.mark.parametrize(("text", "expect", "edition", "season"), _cases())
-def test_known_answers(text: str, expect: str, edition: str, season: str | None) -> None:
-    result = check_sheet(Sheet.parse(text), edition=edition, season=season)
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_known_answers(case: KnownCase) -> None:
+    expect = case.meta["expect"]
+    result = check_sheet(Sheet.parse(case.text), edition=case.meta["edition"], season=case.meta.get("season"))
     found = _codes(result)
     if expect == "none":
         assert result.ok, [str(p) for p in result.problems]
@@ -61,7 +53,7 @@ def test_known_answers(text: str, expect: str, edition: str, season: str | None)
 
 
 def test_case_file_covers_every_grid_code() -> None:
-    codes = {e.strip().split(" ")[0] for p in _cases() for e in p.values[1].split("|")}
+    codes = {e.strip().split(" ")[0] for c in CASES for e in c.meta["expect"].split("|")}
     grid_codes = set(Code) - {
         Code.BAD_OUTLINE,
         Code.SEASON_REGRESSION,

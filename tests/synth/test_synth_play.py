@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from models.synth.play import SEASONS, PlayError, random_game, replay
+from rules.grid import COIN_TRACK, SIZE
 from rules.shapes import AMBUSH, EXPLORE, orientations
-from rules.sheet import COIN_TRACK, SIZE, Sheet, Terrain
+from rules.sheet import Sheet, Terrain
 
 SEEDS = range(30)
 
