@@ -1133,12 +1133,13 @@ def _write_report(
 
     from front.overlay import draw_sheet
     from front.report import report_html
+    from front.results import problems_of
+    from scanner.files import write_atomic
 
     got = _reviewed(source, chosen, which, fixes)
     review: Review = got["review"]
     page = report_html(review, chosen, which, title=Path(source).name, photo=got["photo"],
-                       canonical=got["canonical"], odds=got["odds"], problems=_problems(review))
-    from scanner.files import write_atomic
+                       canonical=got["canonical"], odds=got["odds"], problems=problems_of(review.uncertain))
 
     try:
         if png is not None:
@@ -1153,13 +1154,6 @@ def _write_report(
     except OSError as exc:
         raise _InputError(f"cannot write the report: {exc}", 2) from None
     return review
-
-
-def _problems(review: Review) -> list[dict[str, Any]]:
-    """The problems a report lists: ``check``'s on the sheet as read (its '?' cells as wildcards)."""
-    from rules.check import check_sheet
-
-    return [problem.to_json() for problem in check_sheet(review.uncertain.sheet).problems]
 
 
 class _Reports:
@@ -1254,9 +1248,13 @@ def serve(
         from front.web import create_app
     except ImportError:
         raise _fail('serve needs the web extra: pip install "cartoscan[web]"', 2) from None
-    typer.echo(f"cartoscan: open http://{'localhost' if host in ('127.0.0.1', 'localhost') else host}:{port}/"
-               + ("  (this computer only; --host 0.0.0.0 to open it to the local network)"
-                  if host in ("127.0.0.1", "localhost") else ""))
+    if host in ("127.0.0.1", "localhost", "::1"):
+        where = f"http://localhost:{port}/ (this computer only; --host 0.0.0.0 opens it to the local network)"
+    elif host in ("0.0.0.0", "::"):
+        where = f"http://<this computer's address>:{port}/ from phones and laptops on the same network"
+    else:
+        where = f"http://{host}:{port}/"
+    typer.echo(f"cartoscan: open {where}")
     try:
         uvicorn.run(create_app(), host=host, port=port, log_level="warning")
     except OSError as exc:
@@ -1320,7 +1318,7 @@ def synth(
 @app.command()
 def live(
     source: Annotated[str, typer.Argument(
-        metavar="[SOURCE]", help="Camera index (0 = the first camera) or a video file.")] = "0",
+        metavar="SOURCE", help="Camera index (0 = the first camera) or a video file.")] = "0",
     *,
     cards: CardsOption = None,
     season: SeasonOption = None,

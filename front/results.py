@@ -22,6 +22,7 @@ __all__ = [
     "alike",
     "outcome_label",
     "parse_fixes",
+    "problems_of",
     "review",
     "score_json",
     "sheet_text",
@@ -168,6 +169,13 @@ def sheet_text(uncertain: UncertainSheet, *, title: str = "") -> str:
         lines.append(f"# {cell_label(cell)} unsure: {'/'.join(str(t) for t in alts)}")
     lines += [f"# warning: {_one_line(doubt)}" for doubt in uncertain.doubts]
     return "\n".join(lines) + ("\n" if lines else "") + uncertain.sheet.to_text()
+
+
+def problems_of(uncertain: UncertainSheet) -> list[dict[str, Any]]:
+    """``check``'s problems (CONTRACT §4 objects) of a reading, its unsure cells as wildcards."""
+    from rules.check import check_sheet
+
+    return [problem.to_json() for problem in check_sheet(uncertain.sheet).problems]
 
 
 def _one_line(text: str) -> str:

@@ -18,6 +18,9 @@ status (503 when the server is too busy, retry later):
     reading's score object) when a person must look; 400 for a bad sheet, card or season.
 ``POST /api/sheet``
     the same body plus ``title`` -> the ``.sheet`` text to download (``?`` on the cells still unsure).
+``POST /api/report``
+    multipart: ``photo``, ``cards`` (comma-separated), ``season``, ``fixes`` (``B7=W,C3=.``), ``title``
+    -> the self-contained HTML report of :mod:`front.report` (as an attachment), doubts shown.
 ``GET /api/cards``
     the scoring cards with their names in every language.
 
@@ -43,8 +46,8 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from front.overlay import TERRAIN_COLOURS, cell_layers, hex_colour
-from front.report import data_uri, odds_of
-from front.results import review, score_json, sheet_text
+from front.report import data_uri, odds_of, report_html
+from front.results import parse_fixes, problems_of, review, score_json, sheet_text
 from rules import Sheet, SheetError, Terrain, cell_label, parse_label
 from rules.cards import CARDS, find_card
 from rules.policy import UncertainSheet
@@ -149,8 +152,8 @@ class _Readers:
             self.slots.release()
 
 
-def _read_upload(data: bytes) -> dict[str, Any] | JSONResponse:
-    """Decode and read one uploaded photo (in a worker thread): the scan object or an error."""
+def _reading(data: bytes) -> tuple[Any, Any] | JSONResponse:
+    """Decode and read one uploaded photo (in a worker thread): (image, reading) or an error."""
     from scanner.failure import Failure
     from scanner.load import decode_image
     from scanner.nets import ModelError
@@ -163,10 +166,37 @@ def _read_upload(data: bytes) -> dict[str, Any] | JSONResponse:
         reading = read_image(image)
     except ModelError as exc:
         return _error(500, str(exc))
-    del image
     if isinstance(reading, Failure):
         return _error(_FAILURE_STATUS.get(reading.reason, 422), reading.message)
-    out = reading.to_json()
+    return image, reading
+
+
+def _report_upload(
+    data: bytes, cards: list[Any], season: str | None, fixes: Any, title: str
+) -> str | JSONResponse:
+    """The HTML report of one uploaded photo with a person's fixes (in a worker thread)."""
+    got = _reading(data)
+    if isinstance(got, JSONResponse):
+        return got
+    image, reading = got
+    try:
+        uncertain = reading.uncertain.fix(fixes) if fixes else reading.uncertain
+        reviewed = review(uncertain, cards, season)
+    except SheetError as exc:
+        return _error(400, str(exc))
+    return report_html(
+        reviewed, cards, season, title=title, photo=image, canonical=reading.canonical,
+        odds=odds_of(reading.probabilities, uncertain.alternatives), problems=problems_of(uncertain),
+    )
+
+
+def _read_upload(data: bytes) -> dict[str, Any] | JSONResponse:
+    """Decode and read one uploaded photo (in a worker thread): the scan object or an error."""
+    got = _reading(data)
+    if isinstance(got, JSONResponse):
+        return got
+    reading = got[1]
+    out: dict[str, Any] = reading.to_json()
     out["overlay"] = cell_layers(reading.sheet, reading.sheet.unknown)
     odds = odds_of(reading.probabilities, reading.alternatives)
     out["odds"] = {cell_label(cell): {t: round(p, 3) for t, p in o.items()} for cell, o in odds.items()}
@@ -266,6 +296,30 @@ def create_app() -> Starlette:
             return _error(503, "too many photos are being read; try again in a moment")
         return result if isinstance(result, Response) else JSONResponse(result)
 
+    async def report(request: Request) -> Response:
+        async with request.form(max_files=1, max_fields=8) as form:
+            upload = form.get("photo")
+            if upload is None or isinstance(upload, str):
+                return _error(400, "send the photo as multipart/form-data, field 'photo'")
+            data = await upload.read()
+            fields = {k: form.get(k) for k in ("cards", "season", "fixes", "title")}
+        if not data:
+            return _error(400, "the photo is empty (0 bytes)")
+        text = {k: v if isinstance(v, str) else "" for k, v in fields.items()}
+        try:
+            cards, season = _cards_and_season({"cards": text["cards"], "season": text["season"] or None})
+            fixes = parse_fixes(text["fixes"]) if text["fixes"].strip() else None
+        except SheetError as exc:
+            return _error(400, str(exc))
+        title = text["title"][:200] or "photo"
+        result = await readers.run(functools.partial(_report_upload, data, cards, season, fixes, title))
+        if result is None:
+            return _error(503, "too many photos are being read; try again in a moment")
+        if isinstance(result, Response):
+            return result
+        return Response(result, media_type="text/html; charset=utf-8",
+                        headers={"Content-Disposition": 'attachment; filename="report.html"'})
+
     async def score(request: Request) -> Response:
         body = await _json_body(request)
         try:
@@ -321,12 +375,13 @@ def create_app() -> Starlette:
             Route("/api/scan", scan, methods=["POST"]),
             Route("/api/score", score, methods=["POST"]),
             Route("/api/sheet", sheet, methods=["POST"]),
+            Route("/api/report", report, methods=["POST"]),
             Route("/api/cards", cards_list),
         ],
         exception_handlers={HTTPException: http_error},
         lifespan=lifespan,
     )
-    app.add_middleware(BodyLimit, limits={"/api/scan": MAX_UPLOAD_BYTES})
+    app.add_middleware(BodyLimit, limits={"/api/scan": MAX_UPLOAD_BYTES, "/api/report": MAX_UPLOAD_BYTES})
     return app
 
 

@@ -23,7 +23,8 @@ def _sha256(path: Path) -> str:
 
 
 def _registry() -> dict[str, dict[str, str]]:
-    return json.loads(REGISTRY.read_text(encoding="utf-8"))["files"]
+    files: dict[str, dict[str, str]] = json.loads(REGISTRY.read_text(encoding="utf-8"))["files"]
+    return files
 
 
 @pytest.mark.parametrize("name", sorted(_registry()))

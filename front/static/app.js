@@ -59,6 +59,7 @@
       return;
     }
     state.name = file.name || "photo";
+    state.file = file;
     status("Reading " + state.name + " …");
     var form = new FormData();
     form.append("photo", file, state.name);
@@ -332,6 +333,29 @@
       .catch(function () { status("The sheet could not be made.", true); });
   }
 
+  function downloadReport() {
+    var form = new FormData();
+    form.append("photo", state.file, state.name);
+    form.append("cards", chosenCards().join(","));
+    form.append("season", $("season").value || "");
+    form.append("fixes", Object.keys(state.fixes).map(function (k) { return k + "=" + state.fixes[k]; }).join(","));
+    form.append("title", state.name);
+    status("Making the report …");
+    fetch("/api/report", { method: "POST", body: form })
+      .then(function (r) {
+        if (!r.ok) return r.json().then(function (j) { throw new Error(j.error || "no report"); });
+        return r.blob();
+      })
+      .then(function (blob) {
+        status("");
+        var a = el("a", { href: URL.createObjectURL(blob),
+          download: (state.name.replace(/\.[^.]*$/, "").replace(/[^\w.-]+/g, "_") || "report") + ".html" });
+        document.body.appendChild(a); a.click();
+        setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+      })
+      .catch(function (e) { status(e.message || "The report could not be made.", true); });
+  }
+
   // --- wiring ---------------------------------------------------------------------------------------------
   fillCards();
   $("camera").addEventListener("change", function () { onFile(this); });
@@ -351,6 +375,7 @@
   });
   $("picker-close").addEventListener("click", function () { closePicker(); drawSheet(); });
   $("download").addEventListener("click", download);
+  $("report").addEventListener("click", downloadReport);
   $("again").addEventListener("click", function () {
     $("result").hidden = true; state.scan = null; $("setup").classList.remove("compact"); window.scrollTo(0, 0);
   });

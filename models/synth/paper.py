@@ -90,12 +90,12 @@ class Page:
         ox, oy = self.grid_origin
         return np.array([[self.ppc, 0, ox], [0, self.ppc, oy], [0, 0, 1]], dtype=np.float64)
 
-    def cells_to_page(self, pts: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
+    def cells_to_page(self, pts: np.ndarray | Sequence[float] | Sequence[Sequence[float]]) -> np.ndarray:
         """Cell-unit points (..., 2) (origin A1 corner, x right, y down) to page pixels."""
         px: np.ndarray = np.asarray(pts, dtype=np.float64) * self.ppc + np.asarray(self.grid_origin)
         return px
 
-    def page_to_cells(self, pts: np.ndarray | Sequence[Sequence[float]]) -> np.ndarray:
+    def page_to_cells(self, pts: np.ndarray | Sequence[float] | Sequence[Sequence[float]]) -> np.ndarray:
         """Page pixels (..., 2) to cell units."""
         cells: np.ndarray = (np.asarray(pts, dtype=np.float64) - np.asarray(self.grid_origin)) / self.ppc
         return cells

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -28,7 +29,7 @@ def folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _lines(output: str) -> list[dict]:
+def _lines(output: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in output.splitlines() if line.startswith("{")]
 
 

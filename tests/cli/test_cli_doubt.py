@@ -17,8 +17,7 @@ from typer.testing import CliRunner
 import scanner.pipeline
 from cli import app
 from rules import Sheet, parse_label
-from scanner.classify import TERRAIN_SYMBOLS
-from scanner.constants import ALTERNATIVE_PROBABILITY
+from scanner.constants import ALTERNATIVE_PROBABILITY, TERRAIN_SYMBOLS
 from scanner.pipeline import Reading, alternatives_of
 
 runner = CliRunner()

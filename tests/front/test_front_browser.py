@@ -157,6 +157,13 @@ def test_upload_fix_and_download(server: str, browser: object, width: int, tmp_p
     for label, terrain in fixed.items():
         assert str(sheet[ord(label[0]) - 65, int(label[1:]) - 1]) == terrain
     assert download_info.value.suggested_filename == "phone_A.sheet"
+    with page.expect_download() as report_info:
+        page.click("#report")
+    report = tmp_path / "report.html"
+    report_info.value.save_as(report)
+    html = report.read_text(encoding="utf-8")
+    assert report_info.value.suggested_filename == "phone_A.html" and "phone_A.jpg" in html
+    assert f"total <strong>{after - 1}</strong>" in html  # the fixes, A9 included, carried to the report
     assert not errors, errors
     page.close()
 

@@ -262,3 +262,21 @@ def test_concurrent_uploads_are_all_answered_alike() -> None:
         thread.join(timeout=10)
     assert len(answers) == 8 and {status for status, _ in answers} == {200}
     assert all(grid == answers[0][1] for _, grid in answers)
+
+
+def test_the_report_of_an_upload_with_fixes(client: TestClient) -> None:
+    photo = (SAMPLES / "phone_B.jpg").read_bytes()
+    fields = {"cards": ",".join(CARDS), "season": "winter", "title": "<b>Bob</b>.jpg"}
+    refused = client.post("/api/report", files={"photo": ("b.jpg", photo, "image/jpeg")}, data=fields)
+    assert refused.status_code == 200 and "attachment" in refused.headers["content-disposition"]
+    assert "needs a look" in refused.text and "&lt;b&gt;Bob&lt;/b&gt;.jpg" in refused.text
+    assert "<b>Bob" not in refused.text
+    fixed = client.post("/api/report", files={"photo": ("b.jpg", photo, "image/jpeg")},
+                        data=fields | {"fixes": "B7=W,G2=F"})
+    assert fixed.status_code == 200 and "needs a look" not in fixed.text
+    bad = client.post("/api/report", files={"photo": ("b.jpg", photo, "image/jpeg")},
+                      data=fields | {"fixes": "B7=?"})
+    assert bad.status_code == 400 and "B7" in bad.json()["error"]
+    side = int(MAX_UPLOAD_PIXELS**0.5) + 100
+    bomb = client.post("/api/report", files={"photo": ("x.png", _png(side, side), "image/png")}, data=fields)
+    assert bomb.status_code == 413

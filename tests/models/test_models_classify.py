@@ -5,27 +5,31 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from models import dataset as ds
 from rules.sides import printed_side
-from scanner.classify import TERRAIN_CLASSES, classify_sheet
-from scanner.nets import ModelError, default_model_dir, load_models, prepare
+from scanner.classify import classify_sheet
+from scanner.constants import TERRAIN_CLASSES
+from scanner.nets import ModelError, Models, default_model_dir, load_models, prepare
 from scanner.sample import cell_patches, coin_patches, edge_strips
 
 MODEL_DIR = default_model_dir()
+Rendered = tuple[ds.Sample, np.ndarray, np.ndarray, dict[str, Any]]  # sample, cells, coins, edge strips
 
 
 @pytest.fixture(scope="module")
-def models():
+def models() -> Models:
     return load_models(MODEL_DIR)
 
 
 @pytest.fixture(scope="module")
-def rendered():
+def rendered() -> Rendered:
     """A synthetic scan of a random game never trained on (seed outside the training range; drawing
     styles from the training bins: the unseen-style figures are the benchmark's job), exact grid."""
     sample = ds.render(ds.SEED_BASE["bench"] + 123_456, split="train", tier="scan")
@@ -43,13 +47,13 @@ def _copy(tmp_path: Path) -> Path:
     return d
 
 
-def _edit_manifest(d: Path, edit) -> None:
+def _edit_manifest(d: Path, edit: Callable[[dict[str, Any]], object]) -> None:
     m = json.loads((d / "manifest.json").read_text())
     edit(m)
     (d / "manifest.json").write_text(json.dumps(m))
 
 
-def test_committed_models_match_their_manifest(models) -> None:
+def test_committed_models_match_their_manifest(models: Models) -> None:
     assert models.cell.classes == TERRAIN_CLASSES
     total = sum((MODEL_DIR / e["file"]).stat().st_size for e in models.manifest["models"].values())
     assert total <= 2 * 1024 * 1024
@@ -72,7 +76,9 @@ def test_tampered_model_file_is_refused(tmp_path: Path) -> None:
         (lambda m: m["models"].pop("edge"), "no 'edge' model"),
     ],
 )
-def test_manifest_disagreeing_with_the_graph_is_refused(tmp_path: Path, edit, message: str) -> None:
+def test_manifest_disagreeing_with_the_graph_is_refused(
+    tmp_path: Path, edit: Callable[[dict[str, Any]], object], message: str
+) -> None:
     d = _copy(tmp_path)
     _edit_manifest(d, edit)
     with pytest.raises(ModelError, match=message):
@@ -84,7 +90,7 @@ def test_missing_manifest_is_a_clear_error(tmp_path: Path) -> None:
         load_models(tmp_path)
 
 
-def test_probabilities_are_distributions(models, rendered) -> None:
+def test_probabilities_are_distributions(models: Models, rendered: Rendered) -> None:
     sample, cells, coins, strips = rendered
     reading = classify_sheet(cells, sample.sheet.side, coin_patches=coins, edge_strips=strips, models=models)
     p = reading.probabilities
@@ -95,7 +101,7 @@ def test_probabilities_are_distributions(models, rendered) -> None:
     assert len(reading.coin_states) == 14
 
 
-def test_doubtful_cells_become_unknown_and_are_listed(models, rendered) -> None:
+def test_doubtful_cells_become_unknown_and_are_listed(models: Models, rendered: Rendered) -> None:
     sample, cells, _, _ = rendered
     side = printed_side(sample.sheet.side)
     printed = side.mountains | side.wasteland
@@ -107,7 +113,7 @@ def test_doubtful_cells_become_unknown_and_are_listed(models, rendered) -> None:
     assert "?" not in "".join(none.grid) and none.doubtful == ()
 
 
-def test_printed_cells_come_from_the_side_never_the_net(models) -> None:
+def test_printed_cells_come_from_the_side_never_the_net(models: Models) -> None:
     rng = np.random.default_rng(0)
     noise = rng.integers(0, 256, (11, 11, 32, 32, 3), dtype=np.uint8)
     for name in ("A", "B", "C", "D"):
@@ -122,7 +128,7 @@ def test_printed_cells_come_from_the_side_never_the_net(models) -> None:
                     assert reading.grid[r][c] not in "^-"
 
 
-def test_reads_a_rendered_scan(models, rendered) -> None:
+def test_reads_a_rendered_scan(models: Models, rendered: Rendered) -> None:
     sample, cells, coins, strips = rendered
     reading = classify_sheet(cells, sample.sheet.side, coin_patches=coins, edge_strips=strips, models=models)
     truth = sample.sheet.rows

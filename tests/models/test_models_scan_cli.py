@@ -16,6 +16,8 @@ from models import dataset as ds
 from rules.grid import LABELS
 from scanner.classify import classify_sheet
 
+Photo = tuple[Path, str, ds.Sample]  # the photo file, its corners option, its truth
+
 runner = CliRunner()
 
 
@@ -28,7 +30,7 @@ def photo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, ds.Sampl
     return path, corners, sample
 
 
-def test_scan_json_has_the_contract_fields(photo) -> None:
+def test_scan_json_has_the_contract_fields(photo: Photo) -> None:
     path, corners, sample = photo
     result = runner.invoke(cli.app, ["scan", str(path), "--json", "--corners", corners])
     assert result.exit_code == 0, result.output
@@ -41,7 +43,7 @@ def test_scan_json_has_the_contract_fields(photo) -> None:
     assert len(out["corners"]) == 4 and out["orientation"] in (0, 90, 180, 270)
 
 
-def test_scan_text_output_is_an_editable_sheet(photo) -> None:
+def test_scan_text_output_is_an_editable_sheet(photo: Photo) -> None:
     from rules import Sheet
 
     path, corners, _ = photo
@@ -58,7 +60,7 @@ def test_scan_text_output_is_an_editable_sheet(photo) -> None:
         (["--side", "Z"], 2),
     ],
 )
-def test_scan_bad_options_exit_2(photo, args: list[str], code: int) -> None:
+def test_scan_bad_options_exit_2(photo: Photo, args: list[str], code: int) -> None:
     path, _, _ = photo
     result = runner.invoke(cli.app, ["scan", str(path), *args])
     assert result.exit_code == code
@@ -74,7 +76,7 @@ def test_scan_unreadable_photo_exits_3_with_one_line(tmp_path: Path) -> None:
         assert len(result.stderr.strip().splitlines()) == 1 and result.stdout == ""
 
 
-def test_score_refuses_a_photo_with_doubtful_cells(photo, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_score_refuses_a_photo_with_doubtful_cells(photo: Photo, monkeypatch: pytest.MonkeyPatch) -> None:
     path, _, _ = photo
     # Make every drawable cell doubtful: the photo path must refuse and name the cells.
     monkeypatch.setattr(scanner.pipeline, "classify_sheet", functools.partial(classify_sheet, threshold=1.01))

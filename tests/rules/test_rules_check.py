@@ -47,9 +47,9 @@ def test_known_answers(case: KnownCase) -> None:
         code, _, cells = entry.strip().partition(" ")
         wanted[code] = parse_labels(cells) if cells.strip() else None
     assert set(found) == set(wanted), [str(p) for p in result.problems]
-    for code, cells in wanted.items():
-        if cells is not None:
-            assert cells in found[code], (code, found[code])
+    for code, want in wanted.items():
+        if want is not None:
+            assert want in found[code], (code, found[code])
 
 
 def test_case_file_covers_every_grid_code() -> None:

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import Sheet
-from rules.cards import CARDS, find_card
+from rules.cards import CARDS, ScoringCard, find_card
 from rules.cards.model import DRAWN, UNITS
 from rules.doubt import MAX_READINGS, Spread, TooManyReadings, score_spread
 from rules.season import (
@@ -44,9 +44,19 @@ POOLS = (
 )
 
 Points = Callable[[Sheet], int]
+
+
+def card_points(card: ScoringCard) -> Points:
+    """The points `card` scores on a sheet, as a function of the sheet."""
+
+    def points(sheet: Sheet) -> int:
+        return card.score(sheet).points
+
+    return points
+
 # Every scored part with its declared classes: the 32 cards, then the monster penalty.
 PARTS: dict[str, tuple[str, Points]] = {
-    **{i: (card.sees, lambda sheet, card=card: card.score(sheet).points) for i, card in CARDS.items()},
+    **{i: (card.sees, card_points(card)) for i, card in CARDS.items()},
     "monsters": (MONSTER_PENALTY_SEES, monster_penalty),
 }
 # And the units each adds up over.

@@ -256,7 +256,7 @@ def test_solo_ambush_walks_the_edge_in_the_arrow_direction() -> None:
 def test_solo_ambush_moves_inward_then_discards() -> None:
     edge = {c: Terrain.WASTELAND for c in CELLS if min(*c, 10 - c[0], 10 - c[1]) == 0}
     sheet = Sheet.blank("custom").replace(edge)
-    assert solo_ambush_placement(sheet, ambush_card("Zombie Plague")) == {(1, 1)}
+    assert solo_ambush_placement(sheet, ambush_card("Zombie Plague")) == frozenset({(1, 1)})
     full = Sheet.blank("custom").replace(dict.fromkeys(CELLS, Terrain.FOREST))
     assert solo_ambush_placement(full, ambush_card("Gnoll Raid")) is None
     assert place_solo_ambush(full, ambush_card("Gnoll Raid")) == full

@@ -253,7 +253,7 @@ def test_labels() -> None:
 def test_immutable_and_replace() -> None:
     sheet = Sheet.blank("A")
     with pytest.raises(AttributeError):
-        sheet.coins = 3  # type: ignore[misc]
+        sheet.coins = 3
     changed = sheet.replace({(0, 0): Terrain.FOREST}, coins=2)
     assert sheet[0, 0] is Terrain.EMPTY and changed[0, 0] is Terrain.FOREST and changed.coins == 2
     with pytest.raises(SheetError, match=r"B4 is '\.' but side A prints a mountain"):

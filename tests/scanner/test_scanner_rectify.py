@@ -14,7 +14,8 @@ NODES = np.stack(np.meshgrid(np.arange(12.0), np.arange(12.0), indexing="xy"), a
 
 
 def _line_profile(canon: np.ndarray, axis: int) -> np.ndarray:
-    return (255.0 - min_channel(canon).astype(float)).mean(axis=axis)
+    profile: np.ndarray = (255.0 - min_channel(canon).astype(float)).mean(axis=axis)
+    return profile
 
 
 @pytest.mark.parametrize("turn", [0, 1, 2, 3])

@@ -52,7 +52,7 @@ def test_lost_on_an_empty_table(video: Video) -> None:
     track = start_track(_grey(video, 0), video.corners[0])
     assert not isinstance(track, Failure)
     table = np.full((360, 640), 90, np.uint8)
-    cv2.randn(table, 90, 6)
+    cv2.randn(table, 90, 6)  # type: ignore[call-overload]  # OpenCV accepts scalars for mean and deviation
     lost = follow(track, table)
     assert isinstance(lost, Failure) and lost.reason == "lost"
 

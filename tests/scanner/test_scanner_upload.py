@@ -26,7 +26,8 @@ def test_bad_bytes_are_falsy_failures() -> None:
     for data, reason in ((b"", "unreadable"), (b"not an image at all", "unreadable")):
         result = decode_image(data)
         assert isinstance(result, Failure) and not result and result.reason == reason
-    assert "0 bytes" in decode_image(b"").message
+    empty = decode_image(b"")
+    assert isinstance(empty, Failure) and "0 bytes" in empty.message
 
 
 def test_a_pixel_bomb_is_refused_from_its_header() -> None:

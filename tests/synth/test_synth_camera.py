@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from models.synth.camera import TIERS, CameraError, PaperWarp, choose_size, page_landmarks, photograph
+from models.synth.camera import TIERS, CameraError, PaperWarp, Photo, choose_size, page_landmarks, photograph
 from rules.grid import SIZE
 from scanner.geometry import geometry
 
@@ -46,7 +46,7 @@ PAGE = flat_page()
 SHOT_SIZE = (720, 960)
 
 
-def _shot(seed: int, tier: str, size: tuple[int, int] | None = SHOT_SIZE):
+def _shot(seed: int, tier: str, size: tuple[int, int] | None = SHOT_SIZE) -> Photo:
     return photograph(PAGE, np.random.default_rng(seed), tier=tier, size=size)
 
 
@@ -74,11 +74,12 @@ def test_corners_are_the_grid_through_the_homography(tier: str, seed: int) -> No
         assert np.abs(flat - photo.corners).max() < 1.0 * cell
 
 
-def _darkness_along(photo, pts_page: np.ndarray) -> np.ndarray:
+def _darkness_along(photo: Photo, pts_page: np.ndarray) -> np.ndarray:
     """Darkest grey level in a 5x5 window around each page point's place in the photo."""
     grey = cv2.erode(cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY), np.ones((5, 5), np.uint8))
     xy = np.round(photo.page_to_photo(pts_page)).astype(int)
-    return grey[xy[:, 1], xy[:, 0]]
+    dark: np.ndarray = grey[xy[:, 1], xy[:, 0]]
+    return dark
 
 
 def _border(offset: float) -> np.ndarray:

@@ -25,7 +25,8 @@ def _render(terrain: str, variant: str, seed: int) -> np.ndarray:
     canvas = Canvas(np.full((side, side, 3), 255, np.uint8), np.ones((side + 4, side + 4), np.float32), rng)
     look = TerrainLook(None, variant, HAND.graphite, False, 1.0, 1.0, varied=True)
     draw_cell(canvas, Layout(PPC, 0.0, 0.0, side, side), 1, 1, terrain, look, HAND, rng)
-    return 255 - canvas.render().min(axis=2).astype(np.int32)
+    ink: np.ndarray = 255 - canvas.render().min(axis=2).astype(np.int32)
+    return ink
 
 
 @pytest.mark.parametrize(("terrain", "variant"), TRAIN_ICONS)

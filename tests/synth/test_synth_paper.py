@@ -42,7 +42,8 @@ def _sheet(side: str = "A", rows: str = GRID_A, **fields: object) -> Sheet:
 
 def _gray(page: Page, img: np.ndarray | None = None) -> np.ndarray:
     im = page.image if img is None else img
-    return im.astype(np.float32).mean(axis=2)
+    grey: np.ndarray = im.astype(np.float32).mean(axis=2)
+    return grey
 
 
 def _at(page: Page, x: float, y: float, img: np.ndarray | None = None, r: int = 1) -> float:

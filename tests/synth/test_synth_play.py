@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
-from models.synth.play import SEASONS, PlayError, random_game, replay
+from models.synth.play import SEASONS, Game, PlayError, random_game, replay
 from rules.grid import COIN_TRACK, SIZE
 from rules.shapes import AMBUSH, EXPLORE, orientations
 from rules.sheet import Sheet, Terrain
@@ -13,7 +15,7 @@ from rules.sheet import Sheet, Terrain
 SEEDS = range(30)
 
 
-def _game(seed: int, **kw):
+def _game(seed: int, **kw: Any) -> Game:
     return random_game(np.random.default_rng(seed), **kw)
 
 
@@ -101,6 +103,6 @@ def test_some_sheets_spend_coins() -> None:
 
 
 @pytest.mark.parametrize("kw", [{"side": "C", "heroes": False}, {"side": "Q"}, {"season": 5}, {"fill": 1.5}])
-def test_bad_arguments_are_play_errors(kw) -> None:
+def test_bad_arguments_are_play_errors(kw: dict[str, Any]) -> None:
     with pytest.raises(PlayError):
         _game(0, **kw)
