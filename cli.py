@@ -1318,7 +1318,7 @@ def synth(
 @app.command()
 def live(
     source: Annotated[str, typer.Argument(
-        metavar="[SOURCE]", help="Camera index (0 = the first camera) or a video file.")] = "0",
+        metavar="SOURCE", help="Camera index (0 = the first camera) or a video file.")] = "0",
     *,
     cards: CardsOption = None,
     season: SeasonOption = None,

@@ -122,14 +122,14 @@ def speed(frames: int) -> None:
           f"({STEADY_FRAMES / 30:.2f} s at 30 fps) plus that")
 
 
-def vote_gain(videos: int, frames: int) -> None:
+def vote_gain(videos: int, frames: int, families: tuple[str, ...] = ALL_FAMILIES) -> None:
     from rules.cards import parse_card_list
 
     cards = parse_card_list(CARDS)
     print(f"{'family':<11} {'videos':>6}  first frame read (right/?/wrong)   one frame, mean            "
           "after the vote            ballots  steady->read frames  read s")
     total: dict[str, list[np.ndarray]] = {"first": [], "single": [], "vote": []}
-    for family in ALL_FAMILIES:
+    for family in families:
         rows: dict[str, list[np.ndarray]] = {"first": [], "single": [], "vote": []}
         ballots, delays, seconds = [], [], []
         for k in range(videos):
@@ -190,6 +190,7 @@ def main() -> None:
     ap.add_argument("--speed-frames", type=int, default=90, help="frames of the speed video (0: skip)")
     ap.add_argument("--videos", type=int, default=2, help="videos per drawing family (0: skip)")
     ap.add_argument("--frames", type=int, default=150, help="frames per video of the vote's gain")
+    ap.add_argument("--families", default=",".join(ALL_FAMILIES), help="drawing families, comma-separated")
     ap.add_argument("--screenshot", type=Path, default=None, help="write the overlay screenshot PNG here")
     args = ap.parse_args()
     cv2.setNumThreads(1)
@@ -200,7 +201,7 @@ def main() -> None:
     if args.speed_frames:
         speed(args.speed_frames)
     if args.videos:
-        vote_gain(args.videos, args.frames)
+        vote_gain(args.videos, args.frames, tuple(args.families.split(",")))
 
 
 if __name__ == "__main__":

@@ -87,7 +87,8 @@ that saw the cell well decide it; a cell every frame reads at 0.9 stays at 0.9 (
 ambiguous does not become certain by being filmed longer).  Ten synthetic videos (two per drawing
 family, seeds 2000-2001, ballots every 6th steady frame), drawable cells right / ``?`` / wrong: 104.1 /
 6.2 / 0.8 with 8; 103.2 / 7.1 / 0.8 with 0; a linear pool of the probabilities instead of the log
-pool 103.1 / 7.2 / 0.8; the first frame read alone 98.0 / 12.1 / 1.0."""
+pool 103.1 / 7.2 / 0.8; the first frame read alone 98.0 / 12.1 / 1.0.  (Where the frames disagree the
+plain average caps the pool, see :func:`tally`.)"""
 
 FRAME_WEIGHT = 8.0
 """... times the share of the frame's drawable cells it read with confidence, to this power: glare
@@ -250,9 +251,17 @@ def tally(ballots: Sequence[Ballot], threshold: float = CONFIDENCE_THRESHOLD) ->
     sure = np.array([1.0 - len(r.doubtful) / max(1, SIZE * SIZE - len(printed.mountains | printed.wasteland))
                      for r in readings])
     say = vote * np.exp(logp.max(axis=-1)) ** SURE_WEIGHT * (sure ** FRAME_WEIGHT)[:, None, None]
-    summed = (say[..., None] * logp).sum(axis=0) / np.maximum(say.sum(axis=0), 1e-12)[..., None]
+    weight = np.maximum(say.sum(axis=0), 1e-12)[..., None]
+    summed = (say[..., None] * logp).sum(axis=0) / weight
     probs = np.exp(summed - summed.max(axis=-1, keepdims=True))
     probs /= probs.sum(axis=-1, keepdims=True)
+    # frames that read a cell surely but differently (a monster read as a village under one light and
+    # as a monster under another) must leave it doubtful: where the frames' plain average is less sure
+    # of the pooled best class than the pool, the average stands, with the other frames' class in it
+    pooled = (say[..., None] * probs_n).sum(axis=0) / weight
+    best_k = probs.argmax(axis=-1)[..., None]
+    split = (np.take_along_axis(pooled, best_k, -1) < np.take_along_axis(probs, best_k, -1))[..., 0]
+    probs[split] = pooled[split]
     probs[count == 0] = 1.0 / probs.shape[-1]  # under a hand in every frame: nothing is known
     flat = probs.reshape(SIZE * SIZE, -1)
     best = flat.argmax(axis=1)

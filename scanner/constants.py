@@ -123,9 +123,40 @@ LINE_POLY_DEGREE = 2
 MIN_CELL_PX = 10.0
 """Smallest grid pitch in photo px that is still readable: below it pencil marks are 1-px smudges."""
 
-BORDER_MARGIN = 0.35
-"""Cells beyond the grid that must lie inside the photo (the frame band is 0.19 cell wide); a sheet
-whose frame crosses the photo border is reported as cut off."""
+GRID_CLEARANCE = 0.1
+"""Cells between every grid crossing and the photo's edge for the grid to count as whole: the border
+line (0.03 cell) and the paper either side of it that the line response compares it with (0.12 cell)
+must be in the photo.  The sheet's margin, title and coin track may be cut (issue 13: the grid
+decides, not the sheet's edge); what is cut is reported (``Location.cut``)."""
+
+FRAME_MIN_SHARE = 0.5
+"""Share of the 12 lines crossing each outermost row and column of a whole grid that must show
+(``gridlines.frame_evidence``).  A
+grid found a cell off has a row of bare paper or margin on one side: it is moved a cell back, and
+refused if that does not make it whole (a grid cut by the photo's edge must never be read a cell
+off)."""
+
+BORDER_MIN_SHARE = 0.3
+"""Share of each border line's 11 cell spans on which it must show for a grid near the photo's edge
+to count as whole: 0.5 refused a synthetic phone photo whose curled edge showed 5 of 11."""
+
+NEAR_EDGE = 1.5
+"""Cells from the photo's edge within which a grid that is not whole (``FRAME_MIN_SHARE``) is refused
+as cut off: there it may be a cut grid found a cell inwards.  Farther in it is read as before (a row
+filled dark hides the lines that cross it)."""
+
+BORDER_LINE_STRENGTH = 0.3
+"""A border segment shows when its line response reaches this fraction of the inner lines' median."""
+
+SHEETS_OVERLAP = 0.2
+"""Largest share of the smaller of two verified grids that the other may cover for them to count as
+two sheets (the same grid verifies through the frame's inner and outer lines and the paper: ~100 %)."""
+
+NESTED_GRID_RATIO = 2.0
+"""Area ratio from which a verified grid overlapping a better-scoring one replaces it: a comb found in
+a pattern of drawn cells is far smaller than the sheet's grid around it, while the same grid found
+twice differs by a few percent.  An outline reaching the photo's edge is verified as well when it is
+2.5 times this ratio larger than every verified grid (a page is 2.2 times its grid)."""
 
 SHIFT_CHECK_BELOW = 7.0
 """Landmark score (see ``orient.judge``) below which the grid's one-cell shifts are tried too: a
@@ -155,6 +186,27 @@ COIN_WEIGHT = 3.0
 """Weight of the coin-track evidence (about 0.5-2 upright, under 0.5 in the other three turns on
 synthetic phone photos): it decides the turn, and alone tells 0 from 180 degrees on side A, whose
 mountains and ruins are symmetric under a half turn."""
+
+ALIKE_WEIGHT = 12.0
+"""Weight of how alike a side's five mountain cells look (``orient.cell_likeness``, -1..1): on
+synthetic phone photos the true side's cells scored 0.79-0.99, every other side's and turn's at most
+0.61 (printer-friendly prints with graphite drawings, colour prints alike)."""
+
+ALIKE_BASE = 0.6
+"""Likeness from which a side gains: wrong sides stay below it and gain nothing (a grid a cell off keeps
+its low score and is still checked against the coin track, ``SHIFT_CHECK_BELOW``); nothing is taken
+away, so a print too faint to compare keeps its score."""
+
+ALIKE_MIN_INK = 6.0
+"""Standard deviation (grey levels, high-passed) below which a cell counts as bare: it is like nothing
+(empty cells share the grid lines' halo, and a blank grid must not pass for a side)."""
+
+ALIKE_BELOW = 6.0
+"""Side margin (best side's score less the best other side's) below which the mountains' likeness is
+asked: colour prints found right mostly clear it, the printer-friendly ones rarely."""
+
+ALIKE_SLACK = 0.12
+"""Cells are compared without their outer 0.12 cell (grid lines) and shifted by up to as much."""
 
 MIN_SHEET_SCORE = 2.0
 """Smallest best (side, orientation) score for a grid to count as a Cartographers sheet: a blank

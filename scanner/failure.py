@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
-Reason = Literal["unreadable", "too_large", "no_sheet", "too_small", "too_blurred", "cut_off", "lost"]
+Reason = Literal[
+    "unreadable", "too_large", "no_sheet", "too_small", "too_blurred", "cut_off", "lost", "several_sheets"
+]
 
 #: ``lost``: a followed sheet could not be followed into the next frame (``scanner.track``).
+#: ``several_sheets``: more than one map sheet in the photo (``scanner.locate.locate_sheets`` finds each).
 REASONS: tuple[Reason, ...] = (
-    "unreadable", "too_large", "no_sheet", "too_small", "too_blurred", "cut_off", "lost"
+    "unreadable",
+    "too_large",
+    "no_sheet",
+    "too_small",
+    "too_blurred",
+    "cut_off",
+    "lost",
+    "several_sheets",
 )
 
 
@@ -26,10 +36,14 @@ class Failure:
         One of :data:`REASONS` (machine-readable).
     message : str
         One readable line for a person.
+    sheets : tuple of (4, 2) arrays
+        With ``several_sheets``: each sheet's grid corners A1, A11, K11, K1 in photo px, so that a
+        caller can read each (``--corners``); empty otherwise.
     """
 
     reason: Reason
     message: str
+    sheets: tuple[Any, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         if self.reason not in REASONS:

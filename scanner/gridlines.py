@@ -12,7 +12,7 @@ import numpy as np
 
 from rules.grid import SIZE
 from scanner.comb import line_response
-from scanner.constants import EDGE_LINE_WINDOW, LINE_POLY_DEGREE, REFINE_PASSES
+from scanner.constants import BORDER_LINE_STRENGTH, EDGE_LINE_WINDOW, LINE_POLY_DEGREE, REFINE_PASSES
 from scanner.debug import DebugSink, emit
 from scanner.orient import min_channel
 from scanner.rectify import apply_h, canon_matrix, canon_size
@@ -116,6 +116,44 @@ def _measure_crossings(
         x = ii + _polyval_rows(vc[ii], y)
         y = jj + _polyval_rows(hc[jj], x)
     return np.stack([x, y], axis=-1)
+
+
+def frame_evidence(warped: np.ndarray, ppc: float, margin: float = REFINE_MARGIN) -> np.ndarray:
+    """How much a rectified window looks like a whole grid at its outer edges.
+
+    Parameters
+    ----------
+    warped : (S, S, 3) or (S, S) uint8
+        The grid rectified at ``ppc`` px per cell with ``margin`` cells around it (``refine_grid``'s
+        last window).
+
+    Returns
+    -------
+    (2, 4) float array
+        For the top, right, bottom and left sides (in the window's frame): ``[0]`` the share of the
+        border line's 11 cell spans on which it shows, ``[1]`` the share of the 12 crossing lines
+        that show across the outermost row or column.  A line shows when its response within
+        ``EDGE_LINE_WINDOW`` of its place reaches ``BORDER_LINE_STRENGTH`` of the inner lines' median.
+        A grid found a cell off has a row or column of bare paper or margin on one side (no crossing
+        lines), or a border with no line.
+    """
+    dark = 255.0 - min_channel(warped).astype(np.float32)
+    ridge_v, ridge_h = line_response(dark, ppc)
+    off = margin * ppc
+    p = max(1, round(ppc))
+    seg_v = _segment_profiles(ridge_v, p, off)  # vertical lines: across x, per row span (11, W)
+    seg_h = _segment_profiles(ridge_h.T, p, off)  # horizontal lines: across y, per column span
+    half = max(1, round(EDGE_LINE_WINDOW * ppc))
+    # (11 spans, 12 lines): the strongest response near each line's place, per span
+    at_v = np.stack([seg_v[:, max(round(off + k * ppc) - half, 0) : round(off + k * ppc) + half + 1].max(1)
+                     for k in range(N + 1)], axis=1)
+    at_h = np.stack([seg_h[:, max(round(off + k * ppc) - half, 0) : round(off + k * ppc) + half + 1].max(1)
+                     for k in range(N + 1)], axis=1)
+    inner = float(np.median(np.concatenate([at_v[:, 1:N].ravel(), at_h[:, 1:N].ravel()])))
+    shows_v, shows_h = at_v > BORDER_LINE_STRENGTH * inner + 1e-6, at_h > BORDER_LINE_STRENGTH * inner + 1e-6
+    border = [shows_h[:, 0].mean(), shows_v[:, N].mean(), shows_h[:, N].mean(), shows_v[:, 0].mean()]
+    across = [shows_v[0].mean(), shows_h[N - 1].mean(), shows_v[N - 1].mean(), shows_h[0].mean()]
+    return np.array([border, across], dtype=np.float64)
 
 
 def _polyval_rows(coef: np.ndarray, t: np.ndarray) -> np.ndarray:

@@ -24,12 +24,17 @@ from rules.grid import SIZE
 from scanner.comb import GridFit, verify_candidate
 from scanner.constants import (
     BLUR_MIN_SHARPNESS,
-    BORDER_MARGIN,
+    BORDER_MIN_SHARE,
     CANON_MARGIN,
     COMB_PARTIAL_RANGE,
     COMB_SCALE_RANGE,
+    FRAME_MIN_SHARE,
+    GRID_CLEARANCE,
     MIN_CELL_PX,
+    NEAR_EDGE,
+    NESTED_GRID_RATIO,
     ORIENT_PPC,
+    SHEETS_OVERLAP,
     SHIFT_CHECK_BELOW,
     SHIFT_COIN_MARGIN,
     SHIFT_REACH,
@@ -40,12 +45,29 @@ from scanner.constants import (
 )
 from scanner.debug import DebugSink, emit
 from scanner.failure import Failure
-from scanner.gridlines import NODES, REFINE_MARGIN, Sources, grid_pitch, refine_grid, warp_from
+from scanner.geometry import geometry
+from scanner.gridlines import (
+    NODES,
+    REFINE_MARGIN,
+    Sources,
+    frame_evidence,
+    grid_pitch,
+    refine_grid,
+    warp_from,
+)
 from scanner.orient import coin_track_score, decide, landmark_scores, min_channel
 from scanner.quads import candidate_quads, downscale, paper_quads
 from scanner.rectify import apply_h, canon_size, grid_homography
 
 N = SIZE
+
+CUT_PARTS = ("coin track", "season boxes", "page edge")
+"""Printed parts :attr:`Location.cut` may name; only the coin track is read."""
+
+COIN_TRACK_CUT = (
+    "the coin track is cut off in the photo: coins not read (taken as 0); count them on the sheet "
+    "or photograph the whole coin track"
+)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -71,6 +93,9 @@ class Location:
         Mean cell pitch in photo px.
     sharpness : float
         See :func:`sharpness`.
+    cut : tuple of str
+        Printed parts outside the photo although the grid is whole (:data:`CUT_PARTS`): the grid
+        decides whether a photo is read, the sheet's edge does not.
     """
 
     corners: np.ndarray
@@ -81,6 +106,7 @@ class Location:
     orientation_confidence: float = 1.0
     pitch: float = 0.0
     sharpness: float = 1.0
+    cut: tuple[str, ...] = ()
 
     def doubts(self) -> tuple[str, ...]:
         """One line per verdict too close to call (empty when all are clear).
@@ -96,6 +122,8 @@ class Location:
             )
         if self.side_confidence < SIDE_DOUBT:
             out.append(f"printed side {self.side} is unclear (confidence {self.side_confidence:.2f})")
+        if "coin track" in self.cut:
+            out.append(COIN_TRACK_CUT)
         return tuple(out)
 
     def __repr__(self) -> str:
@@ -123,7 +151,30 @@ def locate_sheet(image: np.ndarray, *, debug: DebugSink | None = None) -> Locati
     Returns
     -------
     Location or Failure
-        Failure reasons: ``no_sheet``, ``cut_off``, ``too_small``, ``too_blurred``.
+        Failure reasons: ``no_sheet``, ``cut_off``, ``too_small``, ``too_blurred``, and
+        ``several_sheets`` when the photo holds more than one map sheet (never one of them silently:
+        :func:`locate_sheets` finds each; the Failure's ``sheets`` holds each grid's corners).
+    """
+    found = locate_sheets(image, debug=debug)
+    if isinstance(found, Failure):
+        return found
+    if len(found) > 1:
+        where = "; ".join(
+            "grid centre at ({:.0f}, {:.0f})".format(*loc.corners.mean(axis=0)) for loc in found
+        )
+        return Failure(
+            "several_sheets",
+            f"{len(found)} map sheets in the photo ({where}); photograph one sheet at a time",
+            sheets=tuple(loc.corners for loc in found),
+        )
+    return found[0]
+
+
+def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple[Location, ...] | Failure:
+    """Find every map sheet in a photo (an organiser's photo of a table), most clearly printed first.
+
+    Grids that verify apart from each other are each refined and oriented; one that then fails (too
+    blurred, no side) is left out as long as another stands.  See :func:`locate_sheet`.
     """
     if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
         return Failure("no_sheet", f"not a colour photo of usable size: shape {image.shape}")
@@ -134,31 +185,89 @@ def locate_sheet(image: np.ndarray, *, debug: DebugSink | None = None) -> Locati
     pyramid = [grey]
     while len(pyramid) < 3 and min(pyramid[-1].shape) >= 4 * canon_size(VERIFY_PPC, VERIFY_PAD) // 3:
         pyramid.append(cv2.pyrDown(pyramid[-1]))
-    best: GridFit | None = None
+    fits: list[GridFit] = []
     for quad, touches in zip(quads, touching, strict=True):
         if touches:
-            continue  # at best a cut-off grid: only asked about when nothing else verifies
+            continue  # at best a grid reaching the photo's edge: only asked about when nothing else verifies
         fit = verify_candidate(pyramid, quad)
-        if not isinstance(fit, GridFit):
-            continue
-        if best is None or fit.score > best.score:
-            best = fit
-    if best is None:  # second guesses: other sides of the largest outlines, then the paper itself
+        if isinstance(fit, GridFit):
+            fits.append(fit)
+    if not fits:  # second guesses: other sides of the largest outlines, then the paper itself
         for quad, wide in [(q, False) for q in alternates] + [(q, True) for q in paper_quads(grey)]:
             fit = verify_candidate(
                 pyramid, quad, scale_range=COMB_PARTIAL_RANGE if wide else COMB_SCALE_RANGE
             )
-            if isinstance(fit, GridFit) and (best is None or fit.score > best.score):
-                best = fit
-    if best is None:
-        # an outline running into the photo border is at best a cut-off grid (or the page around
-        # one): look for the comb on either axis, with room for the page's margins
-        cut = [q for q, touches in zip(quads, touching, strict=True) if touches]
-        if any(verify_candidate(pyramid, q, scale_range=COMB_PARTIAL_RANGE) is not None for q in cut):
-            return Failure("cut_off", "an 11x11 grid runs past the photo's edge; include the whole sheet")
+            if isinstance(fit, GridFit):
+                fits.append(fit)
+    if fits:
+        # a small comb inside an outline reaching the photo's edge may be a pattern of drawn cells
+        # in a grid whose margin is cut: that outline is asked too (a page running past the photo
+        # is about twice its grid's area, and is not)
+        largest = max(_grid_area(f.h) for f in fits)
+        for quad, touches in zip(quads, touching, strict=True):
+            if touches and cv2.contourArea(quad.astype(np.float32)) > NESTED_GRID_RATIO * 2.5 * largest:
+                fit = verify_candidate(pyramid, quad, scale_range=COMB_PARTIAL_RANGE)
+                if isinstance(fit, GridFit):
+                    fits.append(fit)
+    partial = False
+    if not fits:
+        # An outline running into the photo's edge: the page's margin may run past it while the grid
+        # lies whole inside (then the comb shows on both axes and the grid is read), or the grid
+        # itself is cut (the comb on one axis at most: refused).  Room for the page's margins.
+        for quad, touches in zip(quads, touching, strict=True):
+            if touches:
+                fit = verify_candidate(pyramid, quad, scale_range=COMB_PARTIAL_RANGE)
+                partial |= fit is not None
+                if isinstance(fit, GridFit):
+                    fits.append(fit)
+    if not fits:
+        if partial:
+            return Failure("cut_off", "an 11x11 grid runs past the photo's edge; include the whole grid")
         return Failure("no_sheet", "no 11x11 map grid found in the photo")
-    h0 = np.diag([1.0 / scale, 1.0 / scale, 1.0]) @ best.h
-    return _finish(image, h0, small=(small, scale), debug=debug)
+    out: list[Location] = []
+    refused: Failure | None = None
+    to_full = np.diag([1.0 / scale, 1.0 / scale, 1.0])
+    for fit in apart(sorted(fits, key=lambda f: -f.score)):
+        loc = _finish(image, to_full @ fit.h, small=(small, scale), debug=debug)
+        if isinstance(loc, Location):
+            out.append(loc)
+        elif refused is None:
+            refused = loc
+    if not out:
+        assert refused is not None
+        return refused
+    return tuple(out)
+
+
+def apart(fits: list[GridFit]) -> list[GridFit]:
+    """One fit per grid: a fit overlapping one earlier in the list is the same grid (found through
+    the frame's inner and outer lines, the paper) and is dropped, unless it is much larger: a small
+    comb inside a grid (a pattern of drawn cells) is not the sheet.
+
+    Parameters
+    ----------
+    fits : best first.
+
+    Returns
+    -------
+    The kept fits, in the order of the grids' first fits.
+    """
+    cells = np.array([[0.0, 0.0], [N, 0.0], [N, N], [0.0, N]])
+    kept: list[tuple[GridFit, np.ndarray, float]] = []
+    for fit in fits:
+        quad = apply_h(fit.h, cells).astype(np.float32)
+        area = float(cv2.contourArea(quad))
+        clash = [
+            k
+            for k, (_, other, other_area) in enumerate(kept)
+            if cv2.intersectConvexConvex(quad, other)[0] > SHEETS_OVERLAP * min(area, other_area)
+        ]
+        if not clash:
+            kept.append((fit, quad, area))
+        elif all(area > NESTED_GRID_RATIO * kept[k][2] for k in clash):
+            kept[clash[0]] = (fit, quad, area)
+            kept = [kp for k, kp in enumerate(kept) if k not in clash[1:]]
+    return [fit for fit, _, _ in kept]
 
 
 def locate_from_corners(
@@ -214,23 +323,29 @@ def _finish(
             "too_small", f"the grid is only {pitch:.1f} px per cell; move closer (>= {MIN_CELL_PX:.0f})"
         )
     sources: Sources = [small if small is not None else downscale(image), (image, 1.0)]
+    check_frame = refine and small is not None  # corners given by hand are the person's call
     if refine:
         h, crossings, last = refine_grid(sources, h, debug=debug)
+        if check_frame:
+            moved = _whole_rows(h, frame_evidence(last, _window_ppc(last)))
+            if moved is not h:
+                h, crossings, last = refine_grid(sources, moved, debug=debug)
         canon, marks = _landmarks(sources, h)
         settled = _settle_shift(sources, h, marks)
         if settled is not h:
-            h, crossings, last = refine_grid(sources, settled, debug=debug)
-            canon, marks = _landmarks(sources, h)
+            moved_h, moved_crossings, moved_last = refine_grid(sources, settled, debug=debug)
+            # the coin track's verdict stands unless it leaves a row or column of the grid bare
+            if not check_frame or _whole(moved_last):
+                h, crossings, last = moved_h, moved_crossings, moved_last
+                canon, marks = _landmarks(sources, h)
     else:
         crossings = apply_h(h, NODES)
         last = warp_from(sources, h, float(np.clip(pitch, 16, 48)), REFINE_MARGIN)
         canon, marks = _landmarks(sources, h)
     pitch = grid_pitch(h)
     hgt, wid = image.shape[:2]
-    m = BORDER_MARGIN
-    ring = apply_h(h, np.array([[-m, -m], [N + m, -m], [N + m, N + m], [-m, N + m]]))
-    if (ring < 0).any() or (ring[:, 0] > wid - 1).any() or (ring[:, 1] > hgt - 1).any():
-        return Failure("cut_off", "the sheet's frame runs past the photo's edge; include the whole sheet")
+    if not inside(crossings, (hgt, wid), GRID_CLEARANCE * pitch):
+        return Failure("cut_off", "the 11x11 grid runs past the photo's edge; include the whole grid")
     ppc_last = last.shape[0] / (N + 2 * REFINE_MARGIN)
     o = round(REFINE_MARGIN * ppc_last)
     grey = min_channel(last[o : last.shape[0] - o, o : last.shape[1] - o])
@@ -238,6 +353,11 @@ def _finish(
     emit(debug, "locate_grid", grey)
     if sharp < BLUR_MIN_SHARPNESS:
         return Failure("too_blurred", f"the photo is too blurred to read (sharpness {sharp:.3f}); hold still")
+    near_edge = not inside(crossings, (hgt, wid), NEAR_EDGE * pitch)
+    if check_frame and near_edge and not _whole(last):
+        # no whole grid here: a border without its line, or an outer row or column that no grid line
+        # crosses (a grid cut by the photo's edge, found a cell inwards), never read a cell off
+        return Failure("cut_off", "the 11x11 grid's edge is not where it should be; include the whole grid")
     emit(debug, "locate_canonical", canon)
     verdict = decide(marks[0])
     if isinstance(verdict, Failure):
@@ -255,7 +375,61 @@ def _finish(
         orientation_confidence=verdict.turn_confidence,
         pitch=pitch,
         sharpness=sharp,
+        cut=cut_parts(grid_homography(corners), (hgt, wid)),
     )
+
+
+def inside(points: np.ndarray, shape: tuple[int, int], clearance: float) -> bool:
+    """Whether all (..., 2) photo points lie at least `clearance` px inside an image of `shape`."""
+    xy = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    hgt, wid = shape
+    limit = np.array([wid - 1.0, hgt - 1.0]) - clearance
+    return bool((xy >= clearance).all() and (xy <= limit).all())
+
+
+def cut_parts(h: np.ndarray, shape: tuple[int, int]) -> tuple[str, ...]:
+    """The printed parts outside a photo of `shape`, given the grid's homography (sheet cell units ->
+    photo px, in sheet order): a subset of :data:`CUT_PARTS`, in that order."""
+    g = geometry()
+    ring = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    rims = g.coin_centers()[:, None, :] + g.coin_radius * np.stack([np.cos(ring), np.sin(ring)], 1)[None]
+    x0, y0, x1, y1 = g.page
+    boxes = [*g.season_boxes, g.total_shield]
+    parts = {
+        "coin track": rims.reshape(-1, 2),
+        "season boxes": np.array([[b[i], b[j]] for b in boxes for i in (0, 2) for j in (1, 3)]),
+        "page edge": np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]),
+    }
+    return tuple(name for name, pts in parts.items() if not inside(apply_h(h, pts), shape, 0.0))
+
+
+def _grid_area(h: np.ndarray) -> float:
+    # area in px of the grid of the homography h (cell units -> px)
+    quad = apply_h(h, np.array([[0.0, 0.0], [N, 0.0], [N, N], [0.0, N]]))
+    return float(cv2.contourArea(quad.astype(np.float32)))
+
+
+def _window_ppc(window: np.ndarray) -> float:
+    # pixels per cell of a refinement window (the grid with REFINE_MARGIN cells around it)
+    return float(window.shape[0]) / (N + 2 * REFINE_MARGIN)
+
+
+def _whole(window: np.ndarray) -> bool:
+    # whether a refinement window's grid shows lines all round its edge (see frame_evidence)
+    border, across = frame_evidence(window, _window_ppc(window))
+    return float(border.min()) >= BORDER_MIN_SHARE and float(across.min()) >= FRAME_MIN_SHARE
+
+
+def _whole_rows(h: np.ndarray, evidence: np.ndarray) -> np.ndarray:
+    # A grid whose outermost row (or column) no grid line crosses is a cell off (the comb took the
+    # page's frame line, a box's edge or the margin for the grid's border): moved a cell away from
+    # that side.  evidence: frame_evidence of the grid as found.  Returns h itself when nothing moves.
+    top, right, bottom, left = evidence[1] < FRAME_MIN_SHARE
+    dx, dy = int(left) - int(right), int(top) - int(bottom)
+    if dx == dy == 0:
+        return h
+    moved: np.ndarray = h @ np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1.0]])
+    return moved
 
 
 def _landmarks(sources: Sources, h: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -256,6 +256,10 @@ def read_image(
         cells, sheet_side, coin_patches=coins, edge_strips=strips._asdict(), models=models
     )
     timings["classify"] = time.perf_counter() - t
+    if "coin track" in location.cut:
+        # the coins lie past the photo's edge: nothing was read there (Location.doubts says so)
+        reading = replace(reading, coins=0, spent=0, coin_states=("unknown",) * len(reading.coin_states),
+                          doubtful_coins=())
     if debug is not None:
         emit(debug, "reading", overlay(canonical, reading))
     # A side given by hand settles the side; the A1 corner can only be settled by the print.

@@ -44,3 +44,22 @@ def test_side_cells_come_from_the_rules() -> None:
     mountains, waste, ruins = side_cells("B")
     assert len(mountains) == 5 and len(waste) == 7 and len(ruins) == 6
     assert (5, 5) in waste  # F6 lies in side B's rift
+
+
+
+def test_the_true_sides_mountains_look_alike_and_drawings_do_not() -> None:
+    # the fixture prints side A's mountains as dark squares; drawings in two of side B's mountain
+    # cells (a dark square, a pencil stroke) must not make B's cells look like one printed glyph
+    import cv2
+
+    from scanner.constants import CANON_MARGIN
+    from scanner.orient import cell_likeness
+
+    p = ORIENT_PPC
+    canon = np.ascontiguousarray(_canonical("A"))
+    o = round(CANON_MARGIN * p)
+    (r, c), (r2, c2) = side_cells("B")[0][:2]
+    cv2.rectangle(canon, (o + c * p + 5, o + r * p + 5), (o + c * p + 19, o + r * p + 19), (40, 60, 90), -1)
+    cv2.line(canon, (o + c2 * p + 4, o + r2 * p + 4), (o + c2 * p + 20, o + r2 * p + 20), (70, 70, 70), 2)
+    a, b = cell_likeness(canon, [side_cells("A")[0], side_cells("B")[0]])
+    assert a > 0.7 and b < 0.4, (a, b)
