@@ -18,6 +18,9 @@ status (503 when the server is too busy, retry later):
     reading's score object) when a person must look; 400 for a bad sheet, card or season.
 ``POST /api/sheet``
     the same body plus ``title`` -> the ``.sheet`` text to download (``?`` on the cells still unsure).
+``POST /api/check``
+    the same body -> ``check``'s object ``{"ok", "problems": [...]}`` (CONTRACT §4) of the sheet, its
+    ``?`` cells as wildcards.
 ``POST /api/report``
     multipart: ``photo``, ``cards`` (comma-separated), ``season``, ``fixes`` (``B7=W,C3=.``), ``title``
     -> the self-contained HTML report of :mod:`front.report` (as an attachment), doubts shown.
@@ -339,6 +342,15 @@ def create_app() -> Starlette:
                           warnings=list(uncertain.doubts), provisional=reviewed.shown)
         return JSONResponse(reviewed.shown)
 
+    async def check(request: Request) -> Response:
+        body = await _json_body(request)
+        try:
+            uncertain = _uncertain(body)
+        except SheetError as exc:
+            return _error(400, str(exc))
+        problems = await run_in_threadpool(problems_of, uncertain)
+        return JSONResponse({"ok": not problems, "problems": problems})
+
     async def sheet(request: Request) -> Response:
         body = await _json_body(request)
         try:
@@ -376,6 +388,7 @@ def create_app() -> Starlette:
             Route("/api/score", score, methods=["POST"]),
             Route("/api/sheet", sheet, methods=["POST"]),
             Route("/api/report", report, methods=["POST"]),
+            Route("/api/check", check, methods=["POST"]),
             Route("/api/cards", cards_list),
         ],
         exception_handlers={HTTPException: http_error},

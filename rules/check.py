@@ -653,7 +653,7 @@ def _singles_problems(sheet: Sheet, ex: Explanation, ed: Edition, seasons: int) 
     """1x1 pieces beyond Rift Lands / Kethra's Gates (one a season) must have been forced."""
     singles = sorted(ex.singles)
     excess = len(singles) - seasons
-    if excess <= 0:
+    if excess <= 0 or ex.partial:  # a cut search may have left 1x1s a full one would not
         return []
     free = _mask(sheet.empty_cells)
     explore = _option_placements(ed.name)

@@ -304,6 +304,24 @@
       : (doubtful && doubtful.cells.length ? "scored: the unsure cells (" + doubtful.cells.join(", ")
           + ") cannot change it." : "scored.")));
     renderWarnings();
+    checkSheet(state.seq);
+  }
+
+  function checkSheet(seq) {  // check's problems of the sheet as fixed so far, shown under the score
+    fetch("/api/check", { method: "POST", headers: { "Content-Type": "application/json" },
+                          body: JSON.stringify(requestBody()) })
+      .then(function (r) { return r.json(); })
+      .then(function (answer) {
+        if (seq !== state.seq || !answer.problems) return;
+        var ul = $("problems");
+        while (ul.firstChild) ul.removeChild(ul.firstChild);
+        answer.problems.forEach(function (p) {
+          var li = el("li", { "data-cells": p.cells.join(" ") }, p.message);
+          ul.appendChild(li);
+        });
+        $("problems-head").hidden = !answer.problems.length;
+      })
+      .catch(function () { /* problems are a help, not a must */ });
   }
 
   function renderWarnings() {

@@ -280,3 +280,14 @@ def test_the_report_of_an_upload_with_fixes(client: TestClient) -> None:
     side = int(MAX_UPLOAD_PIXELS**0.5) + 100
     bomb = client.post("/api/report", files={"photo": ("x.png", _png(side, side), "image/png")}, data=fields)
     assert bomb.status_code == 413
+
+
+def test_check_answers_the_contract_object(client: TestClient) -> None:
+    rows = _sheet_text().splitlines()
+    rows[-11] = "?" + rows[-11][1:]
+    answer = client.post("/api/check", json={"sheet": "\n".join(rows), "alternatives": {"A1": ".F"}})
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["ok"] is False
+    assert any(p["code"] == "unreadable" and p["cells"] == ["A1"] for p in body["problems"])
+    assert client.post("/api/check", json={"sheet": "nonsense"}).status_code == 400
