@@ -124,7 +124,7 @@ DISTRIBUTIONS: dict[str, tuple[str, str | None]] = {
     "torch": ("torch", "train"),
     "onnx": ("onnx", "train"),
     "onnxscript": ("onnxscript", "train"),
-    "skimage": ("scikit-image", "train"),
+    "skimage": ("scikit-image", "runtime"),
     "starlette": ("starlette", "web"),
     "uvicorn": ("uvicorn", "web"),
     "multipart": ("python-multipart", "web"),
