@@ -22,13 +22,12 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from rules.grid import COIN_TRACK, SIZE, cell_label
+from rules.grid import COIN_TRACK, SIZE
 from rules.sides import printed_side
-from scanner.classify import SheetReading
+from scanner.classify import SheetReading, label_cells
 from scanner.constants import (
     CONFIDENCE_THRESHOLD,
     LOG_FLOOR,
-    TERRAIN_SYMBOLS,
 )
 from scanner.decode import ruins_only
 from scanner.failure import Failure
@@ -267,19 +266,7 @@ def tally(ballots: Sequence[Ballot], threshold: float = CONFIDENCE_THRESHOLD) ->
     best = flat.argmax(axis=1)
     conf = flat.max(axis=1)
     unsure = (conf < threshold) | ruins_only(best, printed.ruins)
-    rows = [[""] * SIZE for _ in range(SIZE)]
-    doubtful = []
-    for i in range(SIZE * SIZE):
-        r, c = divmod(i, SIZE)
-        if (r, c) in printed.mountains:
-            rows[r][c], conf[i] = "^", 1.0
-        elif (r, c) in printed.wasteland:
-            rows[r][c], conf[i] = "-", 1.0
-        elif unsure[i]:
-            rows[r][c] = "?"
-            doubtful.append(cell_label((r, c)))
-        else:
-            rows[r][c] = TERRAIN_SYMBOLS[best[i]]
+    rows, doubtful = label_cells(best, unsure, printed, conf)
     # stars: a cell is starred when most of the ballots voting on it saw a star
     starred = np.stack([[[(r, c) in rd.stars for c in range(SIZE)] for r in range(SIZE)] for rd in readings])
     stars = frozenset(zip(*np.nonzero((vote * starred).sum(axis=0) * 2 > np.maximum(count, 1)), strict=True))
@@ -288,7 +275,7 @@ def tally(ballots: Sequence[Ballot], threshold: float = CONFIDENCE_THRESHOLD) ->
                 for k in readings[-1].outlines}
     sheet_reading = SheetReading(
         side=side,
-        grid=tuple("".join(row) for row in rows),
+        grid=rows,
         confidence=conf.reshape(SIZE, SIZE),
         probabilities=probs,
         coins=states.count("filled"),
@@ -298,7 +285,7 @@ def tally(ballots: Sequence[Ballot], threshold: float = CONFIDENCE_THRESHOLD) ->
         stars=frozenset((int(r), int(c)) for r, c in stars),
         star_probability=np.zeros((SIZE, SIZE)),
         outlines=outlines,
-        doubtful=tuple(doubtful),
+        doubtful=doubtful,
         doubtful_coins=coin_doubt,
     )
     last = readings[-1]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rules.grid import SIZE, cell_label
-from rules.sides import printed_side
+from rules.sides import PrintedSide, printed_side
 from scanner.constants import (
     ADAPT_DEFAULT,
     COIN_CLASSES,
@@ -107,6 +107,39 @@ def read_edges(models: Models, strips: np.ndarray) -> np.ndarray:
     return softmax(logits, models.edge.temperature["edge"])[:, 1]
 
 
+def label_cells(
+    best: np.ndarray, unsure: np.ndarray, printed: PrintedSide, confidence: np.ndarray
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The grid in sheet notation from each cell's most likely class and doubt.
+
+    Parameters
+    ----------
+    best : (121,) int, index into :data:`TERRAIN_SYMBOLS` of each cell's most likely class.
+    unsure : (121,) bool, cells to write as ``?``.
+    printed : the side whose mountains (``^``) and wasteland (``-``) are printed, never read.
+    confidence : (121,) float; set to 1.0 on printed cells, in place.
+
+    Returns
+    -------
+    rows : 11 notation strings, row A first.
+    doubtful : labels of the ``?`` cells, row-major.
+    """
+    rows: list[list[str]] = [[""] * SIZE for _ in range(SIZE)]
+    doubtful: list[str] = []
+    for i in range(SIZE * SIZE):
+        r, c = divmod(i, SIZE)
+        if (r, c) in printed.mountains:
+            rows[r][c], confidence[i] = "^", 1.0
+        elif (r, c) in printed.wasteland:
+            rows[r][c], confidence[i] = "-", 1.0
+        elif unsure[i]:
+            rows[r][c] = "?"
+            doubtful.append(cell_label((r, c)))
+        else:
+            rows[r][c] = TERRAIN_SYMBOLS[best[i]]
+    return tuple("".join(row) for row in rows), tuple(doubtful)
+
+
 def classify_sheet(
     patches: np.ndarray,
     side: str,
@@ -161,19 +194,7 @@ def classify_sheet(
     unsure_cells = conf < threshold
     if decode:
         unsure_cells |= ruins_only(best, printed.ruins)
-    rows: list[list[str]] = [[""] * SIZE for _ in range(SIZE)]
-    doubtful = []
-    for i in range(SIZE * SIZE):
-        r, c = divmod(i, 11)
-        if (r, c) in printed.mountains:
-            rows[r][c], conf[i] = "^", 1.0
-        elif (r, c) in printed.wasteland:
-            rows[r][c], conf[i] = "-", 1.0
-        elif unsure_cells[i]:
-            rows[r][c] = "?"
-            doubtful.append(cell_label((r, c)))
-        else:
-            rows[r][c] = TERRAIN_SYMBOLS[best[i]]
+    rows, doubtful = label_cells(best, unsure_cells, printed, conf)
     if decode:
         hero_p = probs[:, TERRAIN_CLASSES.index("hero")]
         stars = attack_stars(star_p.reshape(SIZE, SIZE), hero_p.reshape(SIZE, SIZE))
@@ -200,7 +221,7 @@ def classify_sheet(
         doubtful_coins = tuple(int(i) for i in np.flatnonzero(unsure_coins))
     return SheetReading(
         side=side,
-        grid=tuple("".join(r) for r in rows),
+        grid=rows,
         confidence=conf.reshape(SIZE, SIZE),
         probabilities=probs.reshape(SIZE, SIZE, -1),
         coins=coins,
@@ -210,7 +231,7 @@ def classify_sheet(
         stars=stars,
         star_probability=star_p.reshape(SIZE, SIZE),
         outlines=outlines,
-        doubtful=tuple(doubtful),
+        doubtful=doubtful,
         doubtful_coins=doubtful_coins,
         groups=tuple(tuple(divmod(i, 11) for i in group) for group in groups),
     )

@@ -14,8 +14,8 @@ import pytest
 
 from models import dataset as ds
 from rules.sides import printed_side
-from scanner.classify import classify_sheet
-from scanner.constants import TERRAIN_CLASSES
+from scanner.classify import classify_sheet, label_cells
+from scanner.constants import TERRAIN_CLASSES, TERRAIN_SYMBOLS
 from scanner.nets import ModelError, Models, default_model_dir, load_models, prepare
 from scanner.sample import cell_patches, coin_patches, edge_strips
 
@@ -149,3 +149,16 @@ def test_prepare_normalises_and_reorders_like_the_manifest_says(size: tuple[int,
     expected = ((patches / 255.0 - mean) / std).transpose(0, 3, 1, 2)
     assert x.shape == (5, 3, *size) and x.dtype == np.float32 and x.flags.c_contiguous
     assert np.allclose(x, expected, atol=1e-5)
+
+
+def test_label_cells_writes_printed_cells_doubts_and_best_classes() -> None:
+    printed = printed_side("A")
+    best = np.full(121, TERRAIN_SYMBOLS.index("F"))
+    unsure = np.zeros(121, dtype=bool)
+    unsure[0] = True  # A1 doubtful
+    mountain = min(printed.mountains)
+    confidence = np.full(121, 0.5)
+    rows, doubtful = label_cells(best, unsure, printed, confidence)
+    assert doubtful == ("A1",) and rows[0][0] == "?" and rows[0][1] == "F"
+    assert rows[mountain[0]][mountain[1]] == "^" and confidence[mountain[0] * 11 + mountain[1]] == 1.0
+    assert confidence[1] == 0.5 and len(rows) == 11 and all(len(row) == 11 for row in rows)
