@@ -112,22 +112,17 @@ def _count(sample: ds.Sample, canonical: np.ndarray, models: Models, t: dict[str
     truth = sample.sheet
     best = reading.probabilities.argmax(axis=-1)
     exact = guess = True
-    for r in range(11):
-        for c in range(11):
-            sym = truth[r, c].value
-            if sym not in ds.CLASS_OF:
-                continue
-            got = reading.grid[r][c]
-            confusion[ds.CLASS_OF[sym], best[r, c]] += 1
-            t["cells"] += 1
-            t["argmax_right"] += TERRAIN_SYMBOLS[best[r, c]] == sym
-            guess &= TERRAIN_SYMBOLS[best[r, c]] == sym
-            if got == "?":
-                exact = False
-            else:
-                t["kept"] += 1
-                t["kept_right"] += got == sym
-                exact &= got == sym
+    for sym, k, got in ds.drawable_outcomes(truth, reading.grid, best):
+        confusion[ds.CLASS_OF[sym], k] += 1
+        t["cells"] += 1
+        t["argmax_right"] += TERRAIN_SYMBOLS[k] == sym
+        guess &= TERRAIN_SYMBOLS[k] == sym
+        if got == "?":
+            exact = False
+        else:
+            t["kept"] += 1
+            t["kept_right"] += got == sym
+            exact &= got == sym
     coin_ok = (reading.coins, reading.spent) == (truth.coins, truth.spent)
     t["coins_right"] += coin_ok
     t["coins_silent"] += not coin_ok and not reading.doubtful_coins

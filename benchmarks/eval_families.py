@@ -77,22 +77,17 @@ def count(x: dict[str, object], models: object, t: dict[str, float]) -> None:
                              models=models)  # type: ignore[arg-type]
     best = reading.probabilities.argmax(axis=-1)
     exact = guess = True
-    for r in range(11):
-        for c in range(11):
-            sym = truth[r, c].value
-            if sym not in ds.CLASS_OF:
-                continue
-            top = TERRAIN_SYMBOLS[best[r, c]]
-            got = reading.grid[r][c]
-            t["cells"] += 1
-            t["right"] += top == sym
-            t["unsure"] += got == "?"
-            t["wrong_sure"] += got not in ("?", sym)
-            t["heroes"] += sym == "H"
-            t["heroes_right"] += sym == "H" and top == "H"
-            t["false_heroes"] += sym != "H" and top == "H"
-            guess &= top == sym
-            exact &= got == sym
+    for sym, k, got in ds.drawable_outcomes(truth, reading.grid, best):
+        top = TERRAIN_SYMBOLS[k]
+        t["cells"] += 1
+        t["right"] += top == sym
+        t["unsure"] += got == "?"
+        t["wrong_sure"] += got not in ("?", sym)
+        t["heroes"] += sym == "H"
+        t["heroes_right"] += sym == "H" and top == "H"
+        t["false_heroes"] += sym != "H" and top == "H"
+        guess &= top == sym
+        exact &= got == sym
     rest = (reading.coins, reading.spent) == (truth.coins, truth.spent) and reading.stars == truth.stars
     t["coins_right"] += (reading.coins, reading.spent) == (truth.coins, truth.spent)
     t["exact"] += exact and rest and not reading.doubtful_coins

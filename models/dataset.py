@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from rules.grid import SIZE
+from rules.sheet import Sheet
 from scanner.constants import TERRAIN_SYMBOLS
 from scanner.nets import white_balance
 
@@ -44,6 +45,18 @@ FAMILY_STRIDE = 10_000
 
 #: Terrain class index of each notation symbol (printed ``^``/``-`` and ``?`` have none).
 CLASS_OF = {s: i for i, s in enumerate(TERRAIN_SYMBOLS)}
+
+
+def drawable_outcomes(truth: Sheet, grid: Sequence[str], best: np.ndarray) -> Iterator[tuple[str, int, str]]:
+    """Each drawable cell of `truth` (a class the cell net reads) as the evaluations count it:
+    ``(true symbol, index of the most likely class, symbol as read, '?' when doubtful)``, row-major.
+
+    `grid` is the reading in notation, `best` the (11, 11) index of each cell's most likely class."""
+    for r in range(SIZE):
+        for c in range(SIZE):
+            sym = truth[r, c].value
+            if sym in CLASS_OF:
+                yield sym, int(best[r, c]), grid[r][c]
 COIN_CLASS = {"empty": 0, "filled": 1, "crossed": 2}
 #: Sources whose change invalidates cached patches.
 _FINGERPRINT_FILES = ("models/synth", "scanner/rectify.py", "scanner/sample.py", "scanner/constants.py",
