@@ -95,8 +95,18 @@ def git_commit() -> str:
 
 def channel_stats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per-channel mean and std of uint8 patches (N, h, w, 3), in [0, 1] units."""
-    f = x.reshape(-1, 3).astype(np.float64) / 255.0
-    return f.mean(axis=0).astype(np.float32), np.maximum(f.std(axis=0), 1e-3).astype(np.float32)
+    # Sums over chunks: a float64 copy of 360,000 patches at once would take 9 GB.
+    total = np.zeros(3)
+    squares = np.zeros(3)
+    n = 0
+    for i in range(0, len(x), 8192):
+        f = x[i : i + 8192].reshape(-1, 3).astype(np.float64) / 255.0
+        total += f.sum(axis=0)
+        squares += (f * f).sum(axis=0)
+        n += len(f)
+    mean = total / max(n, 1)
+    std = np.sqrt(np.maximum(squares / max(n, 1) - mean * mean, 0.0))
+    return mean.astype(np.float32), np.maximum(std, 1e-3).astype(np.float32)
 
 
 def _hue_matrices(angles: torch.Tensor) -> torch.Tensor:
