@@ -393,6 +393,20 @@ def train_task(
     return entry
 
 
+def lineage(init: Path) -> dict[str, Any]:
+    """How the checkpoint ``init`` was made, from the manifest its run wrote beside it (a net trained in
+    two sittings names both recipes in the committed manifest)."""
+    entry: dict[str, Any] = {"checkpoint": init.name}
+    path = init.parent / MANIFEST
+    if path.is_file():
+        old = json.loads(path.read_text(encoding="utf-8"))
+        net = old["models"].get(init.stem, {})
+        entry |= {"recipe": net.get("recipe", old.get("recipe")),
+                  "code_version": net.get("code_version", old.get("code_version")),
+                  "train_seconds": net.get("train_seconds"), "data": old.get("data")}
+    return entry
+
+
 def split_arrays(
     p: ds.Patches, kind: str, held: np.ndarray, *, cap: int | None = None, seed: int = 0,
     rare_repeat: int = 1,
@@ -532,6 +546,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         entries[task.name]["recipe"] = recipe
         if task.name == "cell":
             entries[task.name]["widths"] = list(widths)
+        if args.init is not None:
+            entries[task.name]["started_from"] = lineage(args.init)
     family_data: dict[str, Any] = {}
     if families:
         family_data = {
