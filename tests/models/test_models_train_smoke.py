@@ -14,6 +14,7 @@ pytest.importorskip("torch")
 
 from models import train
 from scanner.classify import classify_sheet
+from scanner.constants import TERRAIN_CLASSES
 from scanner.nets import load_models
 
 
@@ -100,7 +101,7 @@ def test_rare_repeat_takes_hero_and_star_cells_more_often() -> None:
     from models.dataset import Patches
 
     n = 6
-    hero = train.TERRAIN_CLASSES.index("hero")
+    hero = TERRAIN_CLASSES.index("hero")
     terrain = np.array([0, 1, hero, 2, 0, 3])
     star = np.array([0, 0, 0, 1, 0, 0])
     z = np.zeros(0, np.int64)
