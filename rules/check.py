@@ -23,7 +23,7 @@ search is bounded (:data:`NODE_BUDGET` per region): past it the answer is partia
 (``CheckResult.partial``) and the region is given the benefit of the doubt, never a hang.
 
 Rulings (docs/RULINGS.md section 7): which game a side plays (:data:`EDITIONS`), and that a 1x1 drawn
-because a shape did not fit is accepted when some card's shape does not fit the final empty spaces
+because a shape did not fit is accepted when none of some card's shapes fits the final empty spaces
 plus those 1x1 cells (spaces never become empty again, so a shape that fits there fitted then too).
 """
 
@@ -287,12 +287,13 @@ def _specs(edition: str, terrain: Terrain) -> tuple[_Spec, ...]:
 
 @cache
 def _option_placements(edition: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    """Every explore option's placements (all orientations), for "did this shape still fit?"."""
+    """Each explore card's placements, all its shapes in all orientations together, for "could this
+    card still be drawn?" (a 1x1 is drawn only when none of the card's shapes fits; base rulebook p.5
+    "cannot legally draw any of the available shapes")."""
     out: list[tuple[str, tuple[int, ...]]] = []
     for card in EDITIONS[edition].explore:
-        for option in card.shapes:
-            if len(option.cells) > 1:
-                out.append((card.name, _placements(option.cells)))
+        if all(len(option.cells) > 1 for option in card.shapes):
+            out.append((card.name, tuple(m for option in card.shapes for m in _placements(option.cells))))
     return tuple(out)
 
 
@@ -619,8 +620,9 @@ def _forced_possible(
     options: Iterable[tuple[str, tuple[int, ...]]],
     on: int | None = None,
 ) -> bool:
-    """Could `k` of the 1x1 pieces `singles` have been forced, i.e. drawn when some card's shape could
-    not be drawn (on `on` cells, for a ruins card)?  Spaces never become empty again, so when those
+    """Could `k` of the 1x1 pieces `singles` have been forced, i.e. drawn when none of some card's
+    shapes could be drawn (on `on` cells, for a ruins card)?  `options` holds each card's placements,
+    all its shapes together.  Spaces never become empty again, so when those
     1x1s were drawn the empty spaces held today's (`free`) and the 1x1s' cells: a shape that fits
     there fitted then (base rulebook p.5 "If a player cannot legally draw any of the available
     shapes"; p.6 ruins)."""
@@ -628,7 +630,7 @@ def _forced_possible(
 
     def blocked(extra: int) -> bool:
         space = free | extra
-        target = on if on is None else on | extra
+        target = on if on is None else on & space  # the ruins still unfilled then, at least
         for placements in opts:
             if target is None:
                 if not _fits(placements, space):
@@ -796,8 +798,8 @@ def _dragon_paid_possible(sheet: Sheet, ed: Edition) -> bool:
     grid = sheet.cells
     filled = sheet.filled_mask
     monsterish = _mask(sheet.cells_of(Terrain.MONSTER, Terrain.DESTROYED, Terrain.UNKNOWN))
-    # Its own shape, or a 1x1 when the shape did not fit (our game player pays for that one too).
-    for m in (*_placements(dragon.shape.cells), *_placements(frozenset({(0, 0)}))):
+    # Its own shape only: a 1x1 drawn when the shape did not fit carries no letter, so no dragon.
+    for m in _placements(dragon.shape.cells):
         if m & monsterish != m:
             continue
         cells = _cells(m)
@@ -1002,13 +1004,9 @@ def _destroyed_problems(sheet: Sheet, ed: Edition, seasons: int) -> list[CheckPr
     near: set[Cell] = set()
     cap = 0
     for card in ed.destroyers:
-        # Its own shape, or a 1x1 when the shape did not fit (the rulebook notes no letter then, so no
-        # effect; our game player still applies it, and we accept that).
-        bodies = [
-            m
-            for m in (*_placements(card.shape.cells), *_placements(frozenset({(0, 0)})))
-            if m & monsterish == m
-        ]
+        # Its own shape only: a 1x1 drawn when the shape did not fit carries no letter and so no
+        # effect (de-H Hinterhalt: "In diesem Fall wird kein Buchstabe notiert").
+        bodies = [m for m in _placements(card.shape.cells) if m & monsterish == m]
         for m in bodies:
             body = set(_cells(m))
             near |= {n for c in body for n in neighbours(*c)} - body
