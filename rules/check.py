@@ -323,6 +323,176 @@ def _draw_caps(ed: Edition) -> list[int]:
     return _max_draws(ed.thresholds, [c.time for c in ed.explore])
 
 
+def _max_time(ed: Edition, seasons: Sequence[int]) -> int:
+    """The most time the explore cards of `seasons` (indices) can show: a season ends as soon as its
+    cards' time meets its threshold, so before its last card it stood below the threshold (base
+    rulebook "Check Phase"): at most threshold - 1 + the dearest card's time."""
+    dearest = max(c.time for c in ed.explore)
+    return sum(ed.thresholds[s] - 1 + dearest for s in seasons)
+
+
+# ---------------------------------------------------------------------------------------------
+# The time the drawn terrain costs: one game's draws
+
+TIME_BUDGET = 6000
+"""Search states per region of one terrain for the least explore time; past it the region counts 0."""
+_NO_CARD = 1000
+"""The cost of a 1x1 that no card's fallback can have drawn (only Rift Lands / Kethra's Gates)."""
+
+
+def _fallback_costs(sheet: Sheet, ed: Edition) -> dict[int, int]:
+    """For each cell (bit), the least time of a card whose 1x1 fallback can have drawn it: a card none
+    of whose shapes fits the empty spaces plus that cell, or (base deck, after a ruins card) none of
+    whose shapes covers a ruins space there (base rulebook p.5 Draw Phase, p.6 Ruins); spaces never
+    become empty again, so those spaces were empty then.  :data:`_NO_CARD` where no card's can."""
+    free = _mask(sheet.empty_cells)
+    ruins = _mask(sheet.ruins) if ed.ruins_cards else 0
+    everywhere = (1 << (SIZE * SIZE)) - 1
+    cost = dict.fromkeys((1 << i for i in range(SIZE * SIZE)), _NO_CARD)
+    for name, placements in _option_placements(ed.name):
+        time = EXPLORE[name].time
+        fits = 0  # cells where a shape fits with that cell empty too
+        covers = 0  # likewise, covering a ruins space
+        for m in placements:
+            rest = m & ~free
+            if rest & (rest - 1):
+                continue  # two or more filled cells in the way
+            fits |= rest or everywhere
+            if m & ruins:
+                covers |= rest or everywhere
+        blocked = everywhere & ~(covers if ed.ruins_cards else fits)
+        for bit in _bits(blocked):
+            cost[bit] = min(cost[bit], time)
+    return cost
+
+
+def _least_time(
+    required: int,
+    optional: int,
+    placements: Sequence[tuple[int, int]],
+    times: Sequence[int],
+    singles: Mapping[int, int],
+    free: int,
+    budget: int,
+) -> tuple[int, ...] | None:
+    """The least time of explore cards that can have drawn `required` (`optional` cells may be covered
+    too): ``out[r]`` with up to `r` 1x1s free (Rift Lands), the others costing ``singles[bit]``; shape
+    placements ``(mask, spec)`` cost ``times[spec]``.  Exact (memoised on what is left to cover);
+    None past `budget` states."""
+    by_first: dict[int, list[tuple[int, int]]] = {}
+    for mask, k in placements:
+        low = (mask & required) & -(mask & required)
+        by_first.setdefault(low, []).append((mask, times[k]))
+    memo: dict[tuple[int, int], tuple[int, ...]] = {}
+    zero = (0,) * (free + 1)
+
+    def least(rem: int, opt: int) -> tuple[int, ...]:
+        if not rem:
+            return zero
+        got = memo.get((rem, opt))
+        if got is not None:
+            return got
+        if len(memo) > budget:
+            raise _Cut
+        low = rem & -rem
+        avail = rem | opt
+        sub = least(rem ^ low, opt)
+        cost = singles[low]
+        best = [cost + sub[0], *(min(cost + sub[r], sub[r - 1]) for r in range(1, free + 1))]
+        for mask, time in by_first.get(low, ()):
+            if mask & avail == mask:
+                sub = least(rem & ~mask, opt & ~mask)
+                best = [min(b, time + v) for b, v in zip(best, sub, strict=True)]
+        out = tuple(best)
+        memo[(rem, opt)] = out
+        return out
+
+    try:
+        return least(required, optional)
+    except _Cut:
+        return None
+
+
+def least_time(
+    sheet: Sheet,
+    edition: str,
+    *,
+    region: frozenset[Cell] | None = None,
+    seasons: int = 4,
+    budget: int = TIME_BUDGET,
+) -> tuple[int, bool]:
+    """The least total time of the explore cards that can have drawn the forest, village, farm and
+    water of `sheet` (within `region`), and whether a search was cut short (that region then counts 0).
+
+    Each piece costs the time of the cheapest card offering its shape in its terrain; a 1x1 costs
+    nothing for up to `seasons` of them (Rift Lands / Kethra's Gates, once a season), else the time of
+    a card whose fallback can have drawn it (:func:`_fallback_costs`).  Card counts are not limited, so
+    this is a lower bound on one game's draws: more than :func:`_max_time` is a problem.
+    """
+    ed = EDITIONS[edition]
+    stars = sheet.stars
+    wild = 0
+    for i, t in enumerate(sheet.cells):
+        if t is Terrain.UNKNOWN or (t is Terrain.DESTROYED and CELLS[i] not in stars):
+            wild |= 1 << i
+    inside = _mask(region) if region is not None else (1 << (SIZE * SIZE)) - 1
+    wild &= inside
+    costs = _fallback_costs(sheet, ed)
+    total = [0] * (seasons + 1)  # the least time with up to r free 1x1s over the parts so far
+    cut = False
+    for terrain in (Terrain.FOREST, Terrain.VILLAGE, Terrain.FARM, Terrain.WATER):
+        required = _mask(sheet.cells_of(terrain)) & inside
+        if not required:
+            continue
+        specs = _specs(edition, terrain)
+        times = [min(EXPLORE[n].time for n in spec.cards) for spec in specs]
+        avail = required | wild
+        fitting = [(m, k) for k, spec in enumerate(specs) for m in spec.placements if m & avail == m and m & required]
+        for part in _components(required, wild, fitting):
+            got = _least_time(part, wild, [pl for pl in fitting if pl[0] & part], times, costs, seasons, budget)
+            if got is None:
+                cut = True
+                continue
+            total = [min(total[a] + got[r - a] for a in range(r + 1)) for r in range(seasons + 1)]
+    return total[seasons], cut
+
+
+def _time_problems(
+    sheet: Sheet,
+    ed: Edition,
+    ex: Explanation,
+    which: Sequence[int],
+    code: Code,
+    region: frozenset[Cell] | None = None,
+) -> tuple[list[CheckProblem], bool]:
+    """More explore time than the seasons `which` can show (:func:`least_time`, :func:`_max_time`).
+    The explanation `ex` already found is one way to draw the sheet: when its time is within the
+    seasons' time, so is the least, and the search is skipped."""
+    most = _max_time(ed, which)
+    costs = _fallback_costs(sheet, ed)
+    shapes = [p for p in ex.pieces if p.cards and p.terrain is not Terrain.MONSTER]
+    singles = sorted(
+        (costs[_mask(p.cells)] for p in ex.pieces if not p.cards and p.terrain is not Terrain.MONSTER),
+        reverse=True,
+    )[len(which) :]
+    if sum(min(EXPLORE[n].time for n in p.cards) for p in shapes) + sum(singles) <= most:
+        return [], False
+    need, cut = least_time(sheet, ed.name, region=region, seasons=len(which))
+    if most < need < _NO_CARD:
+        drawn = (Terrain.FOREST, Terrain.VILLAGE, Terrain.FARM, Terrain.WATER)
+        cells = tuple(sorted(c for c in sheet.cells_of(*drawn) if region is None or c in region))
+        return [
+            CheckProblem(
+                code,
+                cells,
+                f"the drawn terrain needs explore cards worth at least {need} time; "
+                f"{len(which)} season{'s' if len(which) > 1 else ''} show at most {most} "
+                "(a season ends once its cards' time meets its threshold)",
+            )
+        ], cut
+    return [], cut
+
+
 # ---------------------------------------------------------------------------------------------
 # The cover search
 
@@ -1160,6 +1330,8 @@ def _season_problems(before: Sheet, after: Sheet, ed: Edition, season: int | Non
     for problem in _singles_problems(after, ex, ed, 1):
         out.append(CheckProblem(Code.SEASON_PLACEMENT, problem.cells, "this season: " + problem.message))
     out += _draws_problems(ex, 1, Code.SEASON_PLACEMENT, "one season")
+    which = season if season is not None else max(range(len(ed.thresholds)), key=lambda i: ed.thresholds[i])
+    out += _time_problems(after, ed, ex, [which], Code.SEASON_PLACEMENT, region=new)[0]
     # Coins earned this season.
     gained = (after.coins + after.spent) - (before.coins + before.spent)
     sure_before, maybe_before = _mountains(before)
@@ -1225,6 +1397,8 @@ def _check(
             )
         )
     problems += _draws_problems(ex, seasons, Code.UNEXPLAINED_REGION, "one game")
+    timed, cut = _time_problems(sheet, ed, ex, range(seasons), Code.UNEXPLAINED_REGION)
+    problems += timed
     ambush = [p for p in ex.pieces if p.terrain is Terrain.MONSTER and p.cards]
     if len(ambush) > seasons:
         problems.append(
@@ -1253,7 +1427,7 @@ def _check(
         problems += _season_problems(before, sheet, ed, season)
     order = list(Code)
     problems.sort(key=lambda p: (order.index(p.code), p.cells))
-    return CheckResult(tuple(problems), ex.pieces, ed.name, ex.partial)
+    return CheckResult(tuple(problems), ex.pieces, ed.name, ex.partial or cut)
 
 
 def check_sheet(
