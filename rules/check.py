@@ -66,6 +66,7 @@ from rules.sheet import Sheet, Terrain
 __all__ = [
     "EDITIONS",
     "NODE_BUDGET",
+    "TIME_BUDGET",
     "CheckProblem",
     "CheckResult",
     "Code",
@@ -75,6 +76,7 @@ __all__ = [
     "check_sheet",
     "check_text",
     "explain",
+    "least_time",
     "outline_problems",
     "pieces_from_labels",
 ]
@@ -447,9 +449,12 @@ def least_time(
         specs = _specs(edition, terrain)
         times = [min(EXPLORE[n].time for n in spec.cards) for spec in specs]
         avail = required | wild
-        fitting = [(m, k) for k, spec in enumerate(specs) for m in spec.placements if m & avail == m and m & required]
+        fitting = [
+            (m, k) for k, spec in enumerate(specs) for m in spec.placements if m & avail == m and m & required
+        ]
         for part in _components(required, wild, fitting):
-            got = _least_time(part, wild, [pl for pl in fitting if pl[0] & part], times, costs, seasons, budget)
+            inside_part = [pl for pl in fitting if pl[0] & part]
+            got = _least_time(part, wild, inside_part, times, costs, seasons, budget)
             if got is None:
                 cut = True
                 continue

@@ -148,7 +148,10 @@ def test_season_time() -> None:
         }
     )
     five = three.replace(
-        {**dict.fromkeys([(9, c) for c in range(1, 5)], "W"), **dict.fromkeys([(4, 1), (5, 1), (5, 2), (6, 1)], "V")}
+        {
+            **dict.fromkeys([(9, c) for c in range(1, 5)], "W"),
+            **dict.fromkeys([(4, 1), (5, 1), (5, 2), (6, 1)], "V"),
+        }
     )
     assert check_sheet(three, before=before, edition="base", season="winter").ok
     problems = check_sheet(five, before=before, edition="base", season="winter").problems
