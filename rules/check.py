@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from rules.errors import SheetError
 from rules.grid import (
@@ -70,11 +70,13 @@ __all__ = [
     "CheckProblem",
     "CheckResult",
     "Code",
+    "CoinBounds",
     "Edition",
     "Explanation",
     "Piece",
     "check_sheet",
     "check_text",
+    "coin_bounds",
     "explain",
     "least_time",
     "outline_problems",
@@ -1004,11 +1006,42 @@ def _mountains(sheet: Sheet) -> tuple[frozenset[Cell], frozenset[Cell]]:
     return sure, maybe
 
 
+class CoinBounds(NamedTuple):
+    """What can have paid a sheet's coins (:func:`coin_bounds`)."""
+
+    surrounded: int
+    """Mountains surrounded for sure (each paid 1 coin)."""
+    maybe: int
+    """Mountains that may be surrounded (a ``?`` neighbour counts as filled)."""
+    shapes: int
+    """The most coin shapes: each coin card once a season, no more than fit disjointly in its terrain."""
+    dragon: int
+    """3 when a Dragon Inferno can have paid, else 0."""
+
+    @property
+    def least(self) -> int:
+        return min(self.surrounded, COIN_TRACK)
+
+    @property
+    def most(self) -> int:
+        return min(COIN_TRACK, self.maybe + self.shapes + self.dragon)
+
+
+def coin_bounds(sheet: Sheet, edition: str, seasons: int = 4) -> CoinBounds:
+    """The coins (filled and spent) `sheet` can hold after `seasons` seasons: at least one per surrounded
+    mountain, at most those, the coin shapes and a paid dragon (base rulebook p.5; Dragon Inferno)."""
+    ed = EDITIONS[edition]
+    sure, maybe = _mountains(sheet)
+    dragon = 3 if _dragon_paid_possible(sheet, ed) else 0
+    return CoinBounds(len(sure), len(maybe), _coin_shapes_max(sheet, ed, seasons), dragon)
+
+
 def _coin_problems(sheet: Sheet, ed: Edition, seasons: int) -> list[CheckProblem]:
     out: list[CheckProblem] = []
     have = sheet.coins + sheet.spent
-    sure, maybe = _mountains(sheet)
-    if have < min(len(sure), COIN_TRACK):
+    sure, _ = _mountains(sheet)
+    bounds = coin_bounds(sheet, ed.name, seasons)
+    if have < bounds.least:
         out.append(
             CheckProblem(
                 Code.COINS_MISSING,
@@ -1017,15 +1050,14 @@ def _coin_problems(sheet: Sheet, ed: Edition, seasons: int) -> list[CheckProblem
                 "(each pays 1 coin; base rulebook p.5)",
             )
         )
-    shapes = _coin_shapes_max(sheet, ed, seasons)
-    dragon = 3 if _dragon_paid_possible(sheet, ed) else 0
-    most = min(COIN_TRACK, len(maybe) + shapes + dragon)
-    if have > most:
-        why = f"{len(maybe)} surrounded mountains and at most {shapes} coin shapes"
-        why += " and the dragon's 3" if dragon else ""
+    if have > bounds.most:
+        why = f"{bounds.maybe} surrounded mountains and at most {bounds.shapes} coin shapes"
+        why += " and the dragon's 3" if bounds.dragon else ""
         out.append(
             CheckProblem(
-                Code.COINS_EXCEED, (), f"{have} coins (filled and spent) but {why} pay at most {most}"
+                Code.COINS_EXCEED,
+                (),
+                f"{have} coins (filled and spent) but {why} pay at most {bounds.most}",
             )
         )
     return out
