@@ -1,4 +1,4 @@
-"""The ``cartoscan`` command: thin typer commands over the library (see CONTRACT.md for exit codes)."""
+"""The ``cartoscan`` command: thin typer commands over the library (exit statuses: docs/INTERFACES.md §3)."""
 
 from __future__ import annotations
 

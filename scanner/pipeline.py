@@ -122,7 +122,7 @@ class Reading:
         return UncertainSheet(self.guess, self.alternatives, self.doubts)
 
     def to_json(self) -> dict[str, Any]:
-        """The CONTRACT §3 ``scan`` object plus this project's extra fields."""
+        """The ``scan --json`` object of docs/INTERFACES.md §3 plus this project's extra fields."""
         return {
             "side": self.side,
             "grid": list(self.sheet.rows),
