@@ -3,6 +3,7 @@
 Stages (each a pure function; expected failures are returned as a falsy :class:`Failure`)::
 
     load_image(path)            -> ndarray | Failure
+    load_photo(path)            -> Photo | Failure   (a large JPEG shrunk while decoding)
     locate_sheet(image)         -> Location | Failure
     locate_from_corners(image, corners) -> Location | Failure
     rectify.rectify(image, corners) -> canonical ndarray
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from scanner.failure import REASONS, Failure
-    from scanner.load import load_image
+    from scanner.load import Photo, load_image, load_photo
     from scanner.locate import Location, locate_from_corners, locate_sheet
     from scanner.orient import Orientation, judge
     from scanner.pipeline import Reading, read_image, read_photo
@@ -31,6 +32,8 @@ _WHERE = {
     "REASONS": "failure",
     "Failure": "failure",
     "load_image": "load",
+    "load_photo": "load",
+    "Photo": "load",
     "Location": "locate",
     "locate_from_corners": "locate",
     "locate_sheet": "locate",
@@ -51,12 +54,14 @@ __all__ = [
     "Failure",
     "Location",
     "Orientation",
+    "Photo",
     "Reading",
     "cell_patches",
     "coin_patches",
     "edge_strips",
     "judge",
     "load_image",
+    "load_photo",
     "locate_from_corners",
     "locate_sheet",
     "read_image",

@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rules import Cell, Sheet, Terrain, cell_label, cells_label
+from rules.grid import SIZE
 from scanner.classify import Models, SheetReading, classify_sheet
-from scanner.constants import ALTERNATIVE_PROBABILITY, TERRAIN_SYMBOLS
+from scanner.constants import ALTERNATIVE_PROBABILITY, CANON_PPC, TERRAIN_SYMBOLS
 from scanner.debug import DebugSink, emit
 from scanner.failure import Failure
-from scanner.load import load_image
+from scanner.load import Photo, load_image, load_photo
 from scanner.rectify import rectify
 from scanner.sample import cell_patches, coin_patches, edge_strips
 
@@ -176,18 +177,42 @@ def read_photo(
     debug: DebugSink | None = None,
     models: Models | None = None,
 ) -> Reading | Failure:
-    """Read one photo file of a map sheet: :func:`scanner.load.load_image`, then :func:`read_image`.
+    """Read one photo file of a map sheet: :func:`scanner.load.load_photo`, then :func:`read_image`.
+
+    A large JPEG is read shrunk while decoding (to :data:`scanner.constants.WORK_SIDE`); it is read
+    again at full size when that fails or leaves the grid under ``CANON_PPC`` px per cell, the
+    canonical image's own resolution.  `corners` and the reading's corners are in the photo's own px.
 
     Returns
     -------
     Reading, or a falsy Failure (``unreadable``, ``too_large``, ``no_sheet``, ...).
     """
+    def read(photo: Photo, started: float) -> Reading | Failure:
+        given = None if corners is None else photo.to_image(corners)
+        reading = read_image(photo.image, corners=given, side=side, debug=debug, models=models,
+                             timings={"load": time.perf_counter() - started})
+        if isinstance(reading, Failure) or photo.scale == 1:
+            return reading
+        return replace(reading, corners=photo.to_photo(reading.corners))
+
+    t = time.perf_counter()
+    photo = load_photo(path)
+    if isinstance(photo, Failure):
+        return photo
+    reading = read(photo, t)
+    if photo.scale == 1 or (
+        isinstance(reading, Reading) and _grid_pitch(reading.corners) >= CANON_PPC * photo.scale
+    ):
+        return reading
     t = time.perf_counter()
     image = load_image(path)
-    if isinstance(image, Failure):
-        return image
-    load = time.perf_counter() - t
-    return read_image(image, corners=corners, side=side, debug=debug, models=models, timings={"load": load})
+    return image if isinstance(image, Failure) else read(Photo(image, 1), t)
+
+
+def _grid_pitch(corners: np.ndarray) -> float:
+    """Mean side of the grid quadrilateral (A1, A11, K11, K1 corners) per cell, in px."""
+    sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+    return float(sides.mean()) / SIZE
 
 
 def read_image(
