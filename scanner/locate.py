@@ -171,10 +171,11 @@ def locate_sheet(image: np.ndarray, *, debug: DebugSink | None = None) -> Locati
 
 
 def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple[Location, ...] | Failure:
-    """Find every map sheet in a photo (an organiser's photo of a table), most clearly printed first.
+    """Find every map sheet in a photo (an organiser's photo of a table), left to right.
 
     Grids that verify apart from each other are each refined and oriented; one that then fails (too
-    blurred, no side) is left out as long as another stands.  See :func:`locate_sheet`.
+    blurred, no side) is left out as long as another stands.  The order is that of the grids'
+    centres from the photo's left edge.  See :func:`locate_sheet`.
     """
     if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
         return Failure("no_sheet", f"not a colour photo of usable size: shape {image.shape}")
@@ -186,12 +187,15 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
     while len(pyramid) < 3 and min(pyramid[-1].shape) >= 4 * canon_size(VERIFY_PPC, VERIFY_PAD) // 3:
         pyramid.append(cv2.pyrDown(pyramid[-1]))
     fits: list[GridFit] = []
+    missed: list[np.ndarray] = []
     for quad, touches in zip(quads, touching, strict=True):
         if touches:
             continue  # at best a grid reaching the photo's edge: only asked about when nothing else verifies
         fit = verify_candidate(pyramid, quad)
         if isinstance(fit, GridFit):
             fits.append(fit)
+        else:
+            missed.append(quad)
     if not fits:  # second guesses: other sides of the largest outlines, then the paper itself
         for quad, wide in [(q, False) for q in alternates] + [(q, True) for q in paper_quads(grey)]:
             fit = verify_candidate(
@@ -209,6 +213,14 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
                 fit = verify_candidate(pyramid, quad, scale_range=COMB_PARTIAL_RANGE)
                 if isinstance(fit, GridFit):
                     fits.append(fit)
+        # another sheet whose grid outline did not close (a thin or faint print, drawings over its
+        # border) is found alone through its page; with a sheet found, such pages apart from it are
+        # asked too, so that a second sheet is never left out in silence
+        grids = [_grid_quad(f.h) for f in fits]
+        for quad in lying_apart(missed + paper_quads(grey), grids):
+            fit = verify_candidate(pyramid, quad, scale_range=COMB_PARTIAL_RANGE)
+            if isinstance(fit, GridFit):
+                fits.append(fit)
     partial = False
     if not fits:
         # An outline running into the photo's edge: the page's margin may run past it while the grid
@@ -236,7 +248,7 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
     if not out:
         assert refused is not None
         return refused
-    return tuple(out)
+    return tuple(sorted(out, key=lambda loc: float(loc.corners[:, 0].mean())))
 
 
 def apart(fits: list[GridFit]) -> list[GridFit]:
@@ -403,10 +415,49 @@ def cut_parts(h: np.ndarray, shape: tuple[int, int]) -> tuple[str, ...]:
     return tuple(name for name, pts in parts.items() if not inside(apply_h(h, pts), shape, 0.0))
 
 
+def lying_apart(quads: list[np.ndarray], grids: list[np.ndarray]) -> list[np.ndarray]:
+    """The candidate quads that may hold another sheet than the grids found.
+
+    Parameters
+    ----------
+    quads : list of (4, 2) arrays
+        Candidate outlines (grid borders, pages) in photo px.
+    grids : list of (4, 2) arrays
+        The grids found so far, in the same px.
+
+    Returns
+    -------
+    list of (4, 2) arrays
+        The quads covering at most :data:`SHEETS_OVERLAP` of any grid and of themselves (a page
+        around a found grid, or a drawn pattern inside it, is that grid's sheet), near-duplicates
+        dropped; in the given order.
+    """
+    out: list[np.ndarray] = []
+    boxes = [g.astype(np.float32) for g in grids]
+    for quad in quads:
+        q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+        area = float(cv2.contourArea(q))
+        if area <= 0.0 or not cv2.isContourConvex(q):
+            continue
+        if any(
+            cv2.intersectConvexConvex(q, g)[0] > SHEETS_OVERLAP * min(area, float(cv2.contourArea(g)))
+            for g in boxes
+        ):
+            continue
+        if any(np.abs(q - o).max() < 0.01 * np.sqrt(area) for o in out):
+            continue
+        out.append(q.astype(np.float64))
+    return out
+
+
+def _grid_quad(h: np.ndarray) -> np.ndarray:
+    # the grid's outline in px for the homography h (cell units -> px)
+    return apply_h(h, np.array([[0.0, 0.0], [N, 0.0], [N, N], [0.0, N]]))
+
+
 def _grid_area(h: np.ndarray) -> float:
     # area in px of the grid of the homography h (cell units -> px)
-    quad = apply_h(h, np.array([[0.0, 0.0], [N, 0.0], [N, N], [0.0, N]]))
-    return float(cv2.contourArea(quad.astype(np.float32)))
+    return float(cv2.contourArea(_grid_quad(h).astype(np.float32)))
 
 
 def _window_ppc(window: np.ndarray) -> float:
