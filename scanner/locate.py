@@ -37,6 +37,7 @@ from scanner.constants import (
     SHEETS_OVERLAP,
     SHIFT_CHECK_BELOW,
     SHIFT_COIN_MARGIN,
+    SHIFT_PRINT_MARGIN,
     SHIFT_REACH,
     SIDE_DOUBT,
     TURN_DOUBT,
@@ -55,7 +56,7 @@ from scanner.gridlines import (
     refine_grid,
     warp_from,
 )
-from scanner.orient import coin_track_score, decide, landmark_scores, min_channel
+from scanner.orient import decide, landmark_scores, min_channel
 from scanner.quads import candidate_quads, downscale, paper_quads
 from scanner.rectify import apply_h, canon_size, grid_homography
 
@@ -343,13 +344,19 @@ def _finish(
             if moved is not h:
                 h, crossings, last = refine_grid(sources, moved, debug=debug)
         canon, marks = _landmarks(sources, h)
-        settled = _settle_shift(sources, h, marks)
+        settled, why = _settle_shift(sources, h, marks)
         if settled is not h:
             moved_h, moved_crossings, moved_last = refine_grid(sources, settled, debug=debug)
             # the coin track's verdict stands unless it leaves a row or column of the grid bare
             if not check_frame or _whole(moved_last):
                 h, crossings, last = moved_h, moved_crossings, moved_last
                 canon, marks = _landmarks(sources, h)
+            elif why == "print":
+                # the print puts the grid cells away from its lines, where it is not whole: a grid
+                # cut by the photo's edge found inwards, never to be read a cell off
+                return Failure(
+                    "cut_off", "the 11x11 grid's print is not where its lines are; include the whole grid"
+                )
     else:
         crossings = apply_h(h, NODES)
         last = warp_from(sources, h, float(np.clip(pitch, 16, 48)), REFINE_MARGIN)
@@ -489,27 +496,68 @@ def _landmarks(sources: Sources, h: np.ndarray) -> tuple[np.ndarray, tuple[np.nd
     return canon, landmark_scores(canon)
 
 
-def _settle_shift(sources: Sources, h: np.ndarray, marks: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    # Where all lines look alike (the printer-friendly sheet: thin grid border, the coin box's edge a
-    # cell below it, the header's boxes) the line comb can land a cell or two off.  When the printed
-    # landmarks are not convincing, the coin track decides among the grid and its one- and two-cell
-    # shifts: its 14 circles sit at a pitch unlike the grid's, so only the true grid puts them where
-    # they belong.  One wide canonical serves every shift: an integer shift is a crop of it.
-    # marks: landmark_scores of the grid as found
+def _settle_shift(
+    sources: Sources, h: np.ndarray, marks: tuple[np.ndarray, np.ndarray]
+) -> tuple[np.ndarray, str]:
+    # The grid moved by :func:`settle_shift` (h itself when it stays), and why ("", "coins", "print").
+    if float(marks[0].max()) >= SHIFT_CHECK_BELOW:
+        return h, ""
+    reach = SHIFT_REACH
+    wide = warp_from(sources, h, ORIENT_PPC, CANON_MARGIN + reach)
+    dx, dy, why = settle_shift(wide, marks, reach=reach)
+    if not why:
+        return h, ""
+    moved: np.ndarray = h @ np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1.0]])
+    return moved, why
+
+
+def settle_shift(
+    wide: np.ndarray,
+    marks: tuple[np.ndarray, np.ndarray],
+    *,
+    ppc: float = ORIENT_PPC,
+    margin: float = CANON_MARGIN,
+    reach: int = SHIFT_REACH,
+) -> tuple[int, int, str]:
+    """Which whole-cell shift of a grid the printed sheet puts it at, when its landmarks are weak.
+
+    Where all lines look alike (the printer-friendly sheet: thin grid border, the coin box's edge a
+    cell below it, the header's boxes) or the grid is cut by the photo's edge, the line comb can land
+    a cell or two off.  The grid and its shifts are compared on the print: first the whole landmark
+    score (mountains, wasteland, coin track; a shift must beat the grid by ``SHIFT_PRINT_MARGIN``),
+    then the coin track alone (its 14 circles sit at a pitch unlike the grid's, so only the true grid
+    puts them where they belong; ``SHIFT_COIN_MARGIN``).
+
+    Parameters
+    ----------
+    wide : (S, S, 3) uint8
+        The grid as found rectified at `ppc` with ``margin + reach`` cells around it: an integer
+        shift is a crop of it.
+    marks : landmark_scores of the grid as found.
+
+    Returns
+    -------
+    dx, dy, why : int, int, str
+        The shift in cells (x right, y down, in the grid's rectified frame) and what settled it:
+        ``"print"``, ``"coins"``, or ``""`` (no shift beats the grid: 0, 0).
+    """
+    size = canon_size(ppc, margin)
     score, coins = float(marks[0].max()), float(marks[1].max())
-    if score >= SHIFT_CHECK_BELOW:
-        return h
-    reach, ppc = SHIFT_REACH, ORIENT_PPC
-    wide = warp_from(sources, h, ppc, CANON_MARGIN + reach)
-    size = canon_size(ppc, CANON_MARGIN)
-    best, best_h = coins, h
+    by_print = by_coins = (0, 0)
+    best_print, best_coins = score + SHIFT_PRINT_MARGIN, coins + SHIFT_COIN_MARGIN
     for dx in range(-reach, reach + 1):
         for dy in range(-reach, reach + 1):
             if dx == dy == 0:
                 continue
             x0, y0 = round((reach + dx) * ppc), round((reach + dy) * ppc)
             window = wide[y0 : y0 + size, x0 : x0 + size]
-            c = max(coin_track_score(np.rot90(window, k)) for k in range(4))
-            if c > best + SHIFT_COIN_MARGIN:
-                best, best_h = c, h @ np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1.0]])
-    return best_h
+            scores, turned = landmark_scores(window, ppc=ppc, margin=margin)
+            if float(scores.max()) > best_print:
+                best_print, by_print = float(scores.max()), (dx, dy)
+            if float(turned.max()) > best_coins:
+                best_coins, by_coins = float(turned.max()), (dx, dy)
+    if by_print != (0, 0):
+        return by_print[0], by_print[1], "print"
+    if by_coins != (0, 0):
+        return by_coins[0], by_coins[1], "coins"
+    return 0, 0, ""
