@@ -229,3 +229,19 @@ def test_a_grid_the_comb_put_rows_off_is_moved_back_by_its_print() -> None:
     assert isinstance(loc, Location), loc
     truth = s.crossings[[0, 0, N, N], [0, N, N, 0]] - shift
     assert _cell_error(loc.corners, truth) < 0.15 and loc.side == s.side
+
+
+def test_read_sheets_reads_each_sheet_left_to_right() -> None:
+    from scanner.pipeline import read_image, read_sheets
+
+    left, _ = sheet_photo("B", size=(800, 900), turn=2)
+    right, _ = sheet_photo("A", size=(800, 900))
+    photo = np.hstack([left, right])
+    got = read_sheets(photo)
+    assert isinstance(got, tuple) and [r.side for r in got] == ["B", "A"]
+    assert got[0].corners[:, 0].max() < 800 < got[1].corners[:, 0].min()
+    alone = read_sheets(right)
+    assert isinstance(alone, tuple) and len(alone) == 1
+    one = read_image(right)
+    assert not isinstance(one, Failure) and alone[0].sheet == one.sheet
+    assert isinstance(read_sheets(np.zeros((4, 4), np.float32)), Failure)
