@@ -175,6 +175,12 @@ two cells off (onto the header's boxes) in a 12 MP phone photo."""
 SHIFT_COIN_MARGIN = 0.3
 """Coin-track score gain (upright 0.5-2, elsewhere < 0.5) a one-cell shift needs to replace the grid."""
 
+SHIFT_PRINT_MARGIN = 2.0
+"""Landmark score gain a one- or two-cell shift needs to replace the grid on the print's word: grids
+found right score 7.6-20 and their shifts at most 8.9 (B colour print), below that ``SHIFT_CHECK_BELOW``
+is not asked; a cut grid found two rows inwards scored 3.0 against its true place's 8.2 (real prints
+and synthetic phone photos, ``benchmarks/eval_crops.py``)."""
+
 BLUR_MIN_SHARPNESS = 0.15
 """Minimum sharpness (variance of the Laplacian over the grey variance of the rectified grid, see
 ``locate.sharpness``): synthetic phone photos give 1-17, the hard tier's blurriest readable ones

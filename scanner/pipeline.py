@@ -29,13 +29,17 @@ from scanner.sample import cell_patches, coin_patches, edge_strips
 
 if TYPE_CHECKING:
     from rules.policy import UncertainSheet
+    from scanner.locate import Location
 
 __all__ = [
     "Reading",
     "alternatives_of",
     "parse_corners",
     "read_image",
+    "read_location",
     "read_photo",
+    "read_photo_sheets",
+    "read_sheets",
 ]
 
 
@@ -263,6 +267,69 @@ def read_image(
     timings["locate"] = time.perf_counter() - t
     if isinstance(location, Failure):
         return location
+    return read_location(image, location, side=side, debug=debug, models=models, timings=timings)
+
+
+def read_sheets(
+    image: np.ndarray,
+    *,
+    side: str | None = None,
+    debug: DebugSink | None = None,
+    models: Models | None = None,
+    timings: dict[str, float] | None = None,
+) -> tuple[Reading, ...] | Failure:
+    """Read every map sheet in an image (an organiser's photo of a table), left to right.
+
+    Parameters are those of :func:`read_image`; `side` applies to every sheet.
+
+    Returns
+    -------
+    tuple of Reading, one per sheet found (one for a photo of one sheet), in the order of the
+    grids' centres from the image's left edge; or a falsy Failure as :func:`read_image`'s (never
+    ``several_sheets``).
+    """
+    from scanner.locate import locate_sheets
+
+    timings = dict(timings or {})
+    if image.ndim == 2:
+        image = np.repeat(image[:, :, None], 3, axis=2)
+    if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 2:
+        return Failure("unreadable", f"not a BGR uint8 image (shape {image.shape}, dtype {image.dtype})")
+    t = time.perf_counter()
+    found = locate_sheets(image, debug=debug)
+    timings["locate"] = time.perf_counter() - t
+    if isinstance(found, Failure):
+        return found
+    return tuple(
+        read_location(image, location, side=side, debug=debug, models=models, timings=timings)
+        for location in found
+    )
+
+
+def read_photo_sheets(
+    path: str | Path, *, side: str | None = None, models: Models | None = None
+) -> tuple[Reading, ...] | Failure:
+    """:func:`read_sheets` of a photo file, decoded at full size (several sheets share the frame, each
+    small in it, so :func:`read_photo`'s shrunk decode would rarely hold)."""
+    t = time.perf_counter()
+    image = load_image(path)
+    if isinstance(image, Failure):
+        return image
+    return read_sheets(image, side=side, models=models, timings={"load": time.perf_counter() - t})
+
+
+def read_location(
+    image: np.ndarray,
+    location: Location,
+    *,
+    side: str | None = None,
+    debug: DebugSink | None = None,
+    models: Models | None = None,
+    timings: dict[str, float] | None = None,
+) -> Reading:
+    """Read the sheet at a found :class:`scanner.locate.Location` of a BGR uint8 image (the stages
+    after the locator: rectify, sample, classify, assemble)."""
+    timings = dict(timings or {})
     found = np.asarray(location.corners, dtype=np.float64)
     orientation = int(location.orientation)
     crossings = location.crossings
