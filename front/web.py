@@ -1,7 +1,7 @@
 """The web page and its API (``cartoscan serve``): Starlette, run by uvicorn (the optional ``web`` extra).
 
-API (CONTRACT §5), for the page and for scripts alike; every error is ``{"error": "..."}`` with a 4xx
-status (503 when the server is too busy, retry later):
+API (docs/INTERFACES.md §3, ``serve``), for the page and for scripts alike; every error is
+``{"error": "..."}`` with a 4xx status (503 when the server is too busy, retry later):
 
 ``POST /api/scan``
     multipart field ``photo`` -> the ``scan --json`` object (:meth:`scanner.pipeline.Reading.to_json`)
@@ -19,8 +19,8 @@ status (503 when the server is too busy, retry later):
 ``POST /api/sheet``
     the same body plus ``title`` -> the ``.sheet`` text to download (``?`` on the cells still unsure).
 ``POST /api/check``
-    the same body -> ``check``'s object ``{"ok", "problems": [...]}`` (CONTRACT §4) of the sheet, its
-    ``?`` cells as wildcards.
+    the same body -> ``check``'s object ``{"ok", "problems": [...]}`` (docs/INTERFACES.md §3,
+    ``check``) of the sheet, its ``?`` cells as wildcards.
 ``POST /api/report``
     multipart: ``photo``, ``cards`` (comma-separated), ``season``, ``fixes`` (``B7=W,C3=.``), ``title``
     -> the self-contained HTML report of :mod:`front.report` (as an attachment), doubts shown.

@@ -2,7 +2,7 @@
 
 :func:`check_sheet` answers the question a tournament organiser asks of a finished map: could one
 game of Cartographers (or Cartographers Heroes) have drawn this?  It reports, in the spirit of
-python-chess's ``Board.status()``, every problem it finds (CONTRACT section 4):
+python-chess's ``Board.status()``, every problem it finds (docs/INTERFACES.md §3, ``check``):
 
 * ``unreadable``: ``?`` cells (they are then wildcards for the other checks);
 * ``unexplained_region``: cells of one terrain that the game's shapes, within one game's draws,
@@ -90,7 +90,7 @@ SUBSET_LIMIT = 256
 
 
 class Code(StrEnum):
-    """The problem codes of ``cartoscan check`` (CONTRACT section 4, plus a few of our own)."""
+    """The problem codes of ``cartoscan check`` (docs/INTERFACES.md §3, ``check``; plus a few of our own)."""
 
     UNREADABLE = "unreadable"
     UNEXPLAINED_REGION = "unexplained_region"
@@ -167,7 +167,7 @@ class CheckResult:
         return not self.problems
 
     def to_json(self) -> dict[str, Any]:
-        """``{"ok", "problems": [{"code", "cells", "message"}]}`` (CONTRACT section 4), plus
+        """``{"ok", "problems": [{"code", "cells", "message"}]}`` (docs/INTERFACES.md §3, ``check``), plus
         ``"partial": true`` when a search was cut short."""
         out: dict[str, Any] = {"ok": self.ok, "problems": [p.to_json() for p in self.problems]}
         if self.partial:

@@ -1,4 +1,5 @@
-"""rules.check: every problem of a sheet at once (CONTRACT section 4), known answers per rule and code."""
+"""rules.check: every problem of a sheet at once (docs/INTERFACES.md §3, `check`), known answers per
+rule and code."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def test_case_file_covers_every_grid_code() -> None:
 
 
 def test_json_matches_the_contract() -> None:
-    """CONTRACT section 4: {"ok": bool, "problems": [{"code", "cells", "message"}]}."""
+    """docs/INTERFACES.md §3, `check`: {"ok": bool, "problems": [{"code", "cells", "message"}]}."""
     sheet = Sheet.blank("A").replace({(2, 2): "?"}, stars="A1")
     js = check_sheet(sheet).to_json()
     assert js["ok"] is False and set(js) == {"ok", "problems"}
@@ -75,14 +76,14 @@ def test_json_matches_the_contract() -> None:
 
 
 def test_header_problem_does_not_hide_the_grid() -> None:
-    """CONTRACT section 1 header limits (coins + spent <= 14) reported beside the grid's problems."""
+    """docs/INTERFACES.md §1 header limits (coins + spent <= 14) reported beside the grid's problems."""
     text = "side: custom\ncoins: 10\nspent: 5\nstars: A1\n" + "\n".join(["..........."] * 11)
     codes = [p.code for p in check_text(text).problems]
     assert Code.COINS_EXCEED in codes and Code.STAR_WITHOUT_HERO in codes
 
 
 def test_side_contradiction_does_not_hide_the_grid() -> None:
-    """A terrain on a printed mountain (CONTRACT section 1) is reported, and the rest still checked."""
+    """A terrain on a printed mountain (docs/INTERFACES.md §1) is reported, and the rest still checked."""
     rows = list(Sheet.blank("A").rows)
     r, c = next(iter(Sheet.blank("A").printed.mountains))
     rows[r] = rows[r][:c] + "F" + rows[r][c + 1 :]
