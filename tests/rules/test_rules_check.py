@@ -135,6 +135,31 @@ def test_season_placement() -> None:
     assert set(codes) == {"season_placement"}
 
 
+def test_season_time() -> None:
+    """A season's new spaces cost the time of the cards that drew them: winter ends once its cards' time
+    meets 6 (base rulebook "Check Phase"), so at most 6 - 1 + 2 = 7.  Three time-2 shapes (Hinterland
+    Stream, Orchard, Marshlands) are; five (with Fishing Village and Homestead: 10, or 9 with the
+    Fishing Village line as a Great River line of three and a Rift Lands 1x1) are not."""
+    before = Sheet.blank("custom")
+    three = before.replace(
+        {
+            **dict.fromkeys([(0, 0), (0, 1), (0, 2), (1, 0), (2, 0)], "P"),
+            **dict.fromkeys([(0, 6), (0, 7), (0, 8), (1, 8)], "F"),
+            **dict.fromkeys([(5, 8), (6, 8), (6, 9), (6, 10), (7, 8)], "W"),
+        }
+    )
+    five = three.replace(
+        {
+            **dict.fromkeys([(9, c) for c in range(1, 5)], "W"),
+            **dict.fromkeys([(4, 1), (5, 1), (5, 2), (6, 1)], "V"),
+        }
+    )
+    assert check_sheet(three, before=before, edition="base", season="winter").ok
+    problems = check_sheet(five, before=before, edition="base", season="winter").problems
+    assert [p.code.value for p in problems] == ["season_placement"], [str(p) for p in problems]
+    assert "at least 9 time" in problems[0].message and "at most 7" in problems[0].message
+
+
 def test_season_coins() -> None:
     """Coins gained in one season: a surrounded mountain pays one (base rulebook p.5)."""
     before = Sheet("/".join(["..........."] * 5 + [".....^....."] + ["..........."] * 5), side="custom")
