@@ -217,16 +217,16 @@ class Photo(NamedTuple):
 
 
 def load_photo(
-    path: str | Path, *, min_side: int = WORK_SIDE, max_pixels: int = MAX_PIXELS
+    path: str | Path, *, min_side: int | None = WORK_SIDE, max_pixels: int = MAX_PIXELS
 ) -> Photo | Failure:
     """Decode a photo file as :func:`load_image` does, a large JPEG shrunk while decoding it.
 
     Parameters
     ----------
     path : str or Path
-    min_side : int
+    min_side : int or None
         A JPEG is decoded at the largest reduction (2, 4 or 8) that keeps its long side at least this
-        many px (:func:`jpeg_reduction`); other formats whole.
+        many px (:func:`jpeg_reduction`); other formats, and every photo when None, whole.
     max_pixels : int
         Refuse images whose header announces more pixels than this (the photo's full size).
 
@@ -235,8 +235,21 @@ def load_photo(
     Photo or Failure
         The image and its reduction, or ``Failure`` with reason ``unreadable`` or ``too_large``.
     """
-    loaded = _load(path, max_pixels=max_pixels, reduce=lambda data: jpeg_reduction(data, min_side))
+    loaded = _load(path, max_pixels=max_pixels, reduce=lambda data: _reduction(data, min_side))
     return loaded if isinstance(loaded, Failure) else Photo(*loaded)
+
+
+def decode_photo(
+    data: bytes, *, min_side: int | None = WORK_SIDE, max_pixels: int = MAX_PIXELS
+) -> Photo | Failure:
+    """:func:`load_photo` of a photo held in memory (an upload): see :func:`decode_image`."""
+    scale = _reduction(data, min_side)
+    image = decode_image(data, max_pixels=max_pixels, reduce=scale)
+    return image if isinstance(image, Failure) else Photo(image, scale)
+
+
+def _reduction(data: bytes, min_side: int | None) -> int:
+    return 1 if min_side is None else jpeg_reduction(data, min_side)
 
 
 def load_image(path: str | Path, *, max_pixels: int = MAX_PIXELS, reduce: int = 1) -> np.ndarray | Failure:

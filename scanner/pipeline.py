@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,10 +20,10 @@ import numpy as np
 from rules import Cell, Sheet, Terrain, cell_label, cells_label
 from rules.grid import SIZE
 from scanner.classify import Models, SheetReading, classify_sheet
-from scanner.constants import ALTERNATIVE_PROBABILITY, CANON_PPC, TERRAIN_SYMBOLS
+from scanner.constants import ALTERNATIVE_PROBABILITY, CANON_PPC, MAX_PIXELS, TERRAIN_SYMBOLS, WORK_SIDE
 from scanner.debug import DebugSink, emit
 from scanner.failure import Failure
-from scanner.load import Photo, load_image, load_photo
+from scanner.load import Photo, decode_photo, load_image, load_photo
 from scanner.rectify import rectify
 from scanner.sample import cell_patches, coin_patches, edge_strips
 
@@ -38,6 +38,7 @@ __all__ = [
     "read_image",
     "read_location",
     "read_photo",
+    "read_photo_data",
     "read_photo_sheets",
     "read_sheets",
 ]
@@ -191,6 +192,30 @@ def read_photo(
     -------
     Reading, or a falsy Failure (``unreadable``, ``too_large``, ``no_sheet``, ...).
     """
+    return _read_shrunk(lambda min_side: load_photo(path, min_side=min_side),
+                        corners=corners, side=side, debug=debug, models=models)
+
+
+def read_photo_data(
+    data: bytes, *, max_pixels: int = MAX_PIXELS, side: str | None = None, models: Models | None = None
+) -> Reading | Failure:
+    """:func:`read_photo` of a photo held in memory (an upload's bytes), decoded and shrunk alike, so
+    that the web page reads what the command reads; `max_pixels` caps the photo's own size."""
+    return _read_shrunk(lambda min_side: decode_photo(data, min_side=min_side, max_pixels=max_pixels),
+                        corners=None, side=side, debug=None, models=models)
+
+
+def _read_shrunk(
+    decode: Callable[[int | None], Photo | Failure],
+    *,
+    corners: np.ndarray | None,
+    side: str | None,
+    debug: DebugSink | None,
+    models: Models | None,
+) -> Reading | Failure:
+    """Read ``decode(WORK_SIDE)``, or ``decode(None)`` (full size) when that fails or leaves the grid
+    under ``CANON_PPC`` px per cell; positions in the photo's own px."""
+
     def read(photo: Photo, started: float) -> Reading | Failure:
         given = None if corners is None else photo.to_image(corners)
         reading = read_image(photo.image, corners=given, side=side, debug=debug, models=models,
@@ -200,7 +225,7 @@ def read_photo(
         return replace(reading, corners=photo.to_photo(reading.corners))
 
     t = time.perf_counter()
-    photo = load_photo(path)
+    photo = decode(WORK_SIDE)
     if isinstance(photo, Failure):
         return photo
     reading = read(photo, t)
@@ -209,8 +234,8 @@ def read_photo(
     ):
         return reading
     t = time.perf_counter()
-    image = load_image(path)
-    return image if isinstance(image, Failure) else read(Photo(image, 1), t)
+    photo = decode(None)
+    return photo if isinstance(photo, Failure) else read(photo, t)
 
 
 def _grid_pitch(corners: np.ndarray) -> float:

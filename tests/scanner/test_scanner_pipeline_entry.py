@@ -83,3 +83,20 @@ def test_a_sheet_small_in_a_large_jpeg_is_read_at_full_size(tmp_path: Path) -> N
     assert isinstance(expected, Reading) and isinstance(reading, Reading)
     assert reading.sheet == expected.sheet
     np.testing.assert_array_equal(reading.corners, expected.corners)
+
+
+def test_photo_bytes_read_as_their_file(tmp_path: Path) -> None:
+    # An upload's bytes go through the same shrunk decode and fall-back as the file.
+    import cv2
+
+    from scanner.pipeline import read_photo_data
+
+    image = load_image(SAMPLE)
+    assert isinstance(image, np.ndarray)
+    path = _photo_of(cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC), tmp_path / "b.jpg")
+    from_file, from_bytes = read_photo(path), read_photo_data(path.read_bytes())
+    assert isinstance(from_file, Reading) and isinstance(from_bytes, Reading)
+    assert from_bytes.sheet == from_file.sheet
+    np.testing.assert_array_equal(from_bytes.corners, from_file.corners)
+    capped = read_photo_data(path.read_bytes(), max_pixels=1000)  # the cap is on the photo's own size
+    assert isinstance(capped, Failure) and capped.reason == "too_large"
