@@ -1,4 +1,4 @@
-"""The ``cartoscan`` command: thin typer commands over the library (see CONTRACT.md for exit codes)."""
+"""The ``cartoscan`` command: thin typer commands over the library (exit statuses: docs/INTERFACES.md §3)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # the library is imported inside the commands (start-up time)
     from rules.policy import UncertainSheet, Verdict
     from rules.season import Season, SeasonScore, SheetScore
     from rules.sheet import Sheet, Terrain
+    from scanner.failure import Failure
     from scanner.pipeline import Reading
 
     # --review's question: settle more cells of a reading before the policy decides.
@@ -175,12 +176,22 @@ def scan(
     debug: Annotated[
         Path | None, typer.Option(metavar="DIR", help="Write intermediate images into this folder.")
     ] = None,
+    each: Annotated[
+        bool,
+        typer.Option(
+            "--each", metavar="", help="Read every sheet of a photo of several (a table), left to right."
+        ),
+    ] = False,
 ) -> None:
     """Read a photo into sheet notation (cells read without confidence are '?', and listed).
 
     Without --json the output is a .sheet file you can edit and score. Exit 3: unreadable photo or no
-    sheet found; 2: bad option or an unwritable --debug folder; 1: the model files do not match their
-    manifest.
+    sheet found (a photo of several sheets too, unless --each); 2: bad option or an unwritable --debug
+    folder; 1: the model files do not match their manifest.
+
+    With --each every sheet in the photo is read, left to right: one .sheet text each, headed by its
+    "# photo.jpg#1" line, or with --json one object per line, each with "sheet" (1, 2...) and
+    "sheets" (how many) added.
     """
     import json
 
@@ -190,6 +201,8 @@ def scan(
     from scanner.nets import ModelError
     from scanner.pipeline import parse_corners, read_photo
 
+    if each and corners is not None:
+        raise _fail("--each finds every sheet itself; it does not take --corners", 2)
     try:
         given = parse_corners(corners) if corners is not None else None
     except ValueError as exc:
@@ -198,6 +211,9 @@ def scan(
         raise _fail(f"--side must be A, B, C or D, not {side!r}", 2)
     if debug is not None:
         _output_dir(debug, "--debug")
+    if each:
+        _scan_each(photo, json_out, side.upper() if side else None, png_writer(debug) if debug else None)
+        return
     try:
         result = read_photo(
             photo,
@@ -208,11 +224,44 @@ def scan(
     except ModelError as exc:
         raise _fail(str(exc), 1) from None
     if isinstance(result, Failure):
-        raise _fail(f"{photo}: {result.message}", 3)
+        raise _fail(f"{photo}: {result.message}{_each_hint(result)}", 3)
     if json_out:
         typer.echo(json.dumps(result.to_json(), ensure_ascii=False))
         return
     _print_reading(photo, result)
+
+
+def _each_hint(failure: Failure) -> str:
+    """What to add to a photo's failure: how to read a table photo's sheets one by one."""
+    if failure.reason != "several_sheets":
+        return ""
+    return "; or read each with 'cartoscan scan PHOTO --each' or 'cartoscan batch --each'"
+
+
+def _scan_each(photo: Path, json_out: bool, side: str | None, debug: Any) -> None:
+    """scan --each: every sheet of the photo read and printed, left to right."""
+    import json
+
+    from scanner.failure import Failure
+    from scanner.load import load_image
+    from scanner.nets import ModelError
+    from scanner.pipeline import read_sheets
+
+    image = load_image(photo)
+    if isinstance(image, Failure):
+        raise _fail(f"{photo}: {image.message}", 3)
+    try:
+        readings = read_sheets(image, side=side, debug=debug)
+    except ModelError as exc:
+        raise _fail(str(exc), 1) from None
+    if isinstance(readings, Failure):
+        raise _fail(f"{photo}: {readings.message}", 3)
+    for k, reading in enumerate(readings, 1):
+        if json_out:
+            obj = reading.to_json() | {"sheet": k, "sheets": len(readings)}
+            typer.echo(json.dumps(obj, ensure_ascii=False))
+        else:
+            _print_reading(photo.with_name(f"{photo.name}#{k}"), reading)
 
 
 def _print_reading(photo: Path, reading: Reading) -> None:
@@ -266,8 +315,6 @@ def _load_sheet(
 
     ``fixes`` ({cell: terrain}) settle cells by hand; ``ask(reading, uncertain, cards, season)`` may
     settle more (``--review``) and returns the uncertain sheet to decide on."""
-    import shlex
-
     from rules import Sheet, SheetError
 
     if source == "-" or source.lower().endswith(".sheet"):
@@ -276,15 +323,40 @@ def _load_sheet(
             return (sheet.replace(fixes) if fixes else sheet), None
         except SheetError as exc:
             raise _InputError(f"{source}: {exc}", 2) from None
-    from rules.policy import decide
     from scanner.failure import Failure
     from scanner.nets import ModelError
     from scanner.pipeline import read_photo
 
     try:
         reading = read_photo(source)
-        if isinstance(reading, Failure):
-            raise _InputError(f"{source}: {reading.message}", 3)
+    except ModelError as exc:  # the model files are checked against their manifest on load
+        raise _InputError(str(exc), 1) from None
+    if isinstance(reading, Failure):
+        raise _InputError(f"{source}: {reading.message}{_each_hint(reading)}", 3)
+    return _decide_reading(source, reading, allow_doubtful, chosen, which, fixes, ask)
+
+
+def _decide_reading(
+    source: str,
+    reading: Reading,
+    allow_doubtful: bool,
+    chosen: Sequence[ScoringCard],
+    which: Season | None,
+    fixes: Mapping[Cell, Terrain] | None = None,
+    ask: Ask | None = None,
+    *,
+    scan_args: str | None = None,
+) -> tuple[Sheet, Verdict | None]:
+    """The sheet to score from a photo's reading and the policy's verdict (see :func:`_load_sheet`);
+    `source` names it in messages (``photo.jpg#2`` for one sheet of a table photo), `scan_args` the
+    `cartoscan scan` arguments a refusal suggests (default: `source`)."""
+    import shlex
+
+    from rules import SheetError
+    from rules.policy import decide
+    from scanner.nets import ModelError
+
+    try:
         uncertain = reading.uncertain.fix(fixes) if fixes else reading.uncertain
         if ask is not None:
             uncertain = ask(reading, uncertain, chosen, which)
@@ -294,7 +366,7 @@ def _load_sheet(
     except ModelError as exc:  # the model files are checked against their manifest on load
         raise _InputError(str(exc), 1) from None
     if not verdict:
-        quoted = shlex.quote(source)
+        quoted = scan_args if scan_args is not None else shlex.quote(source)
         fix = (
             f"fix them with --fix CELL=SYMBOL,... or --review, or run 'cartoscan scan {quoted} > map.sheet', "
             "fix the '?' cells and score map.sheet"
@@ -653,16 +725,71 @@ def _utf8(text: str) -> str:
 
 
 def _batch_row(
-    source: str, why_not: str, card_ids: tuple[str, ...], season: str | None, allow_doubtful: bool
-) -> tuple[dict[str, Any], str | None]:
-    """One batch input scored: its JSON row (``ok``, ``status`` always) and the note to print, if any.
+    source: str,
+    why_not: str,
+    card_ids: tuple[str, ...],
+    season: str | None,
+    allow_doubtful: bool,
+    each: bool = False,
+) -> list[tuple[dict[str, Any], str | None]]:
+    """One batch input scored: its JSON rows (``ok``, ``status`` always) each with the note to print,
+    if any.  One row, or with `each` one row per sheet of a photo holding several (``photo.jpg#1``...,
+    left to right).
 
     A module-level function of plain arguments, so that a worker process can run it (``--jobs``)."""
-    row, note = _score_one(source, why_not, card_ids, season, allow_doubtful)
-    row["input"] = _utf8(row["input"])
-    if "error" in row:
-        row["error"] = _utf8(row["error"])
-    return row, note
+    if each and not why_not and source != "-" and not source.lower().endswith(_SHEET_SUFFIX):
+        pairs = _score_each(source, card_ids, season, allow_doubtful)
+    else:
+        pairs = [_score_one(source, why_not, card_ids, season, allow_doubtful)]
+    for row, _ in pairs:
+        row["input"] = _utf8(row["input"])
+        if "error" in row:
+            row["error"] = _utf8(row["error"])
+    return pairs
+
+
+def _score_each(
+    source: str, card_ids: tuple[str, ...], season: str | None, allow_doubtful: bool
+) -> list[tuple[dict[str, Any], str | None]]:
+    """batch --each on a photo: a row per sheet it holds (``input`` ``photo.jpg#k`` and ``sheet`` k
+    when there are several; a photo of one sheet gives the row `score` would)."""
+    import shlex
+
+    from front.results import score_json
+    from rules.cards import find_card
+    from rules.season import Season
+    from scanner.failure import Failure
+    from scanner.nets import ModelError
+    from scanner.pipeline import read_photo_sheets
+
+    chosen = [find_card(card_id) for card_id in card_ids]
+    which = Season.parse(season) if season is not None else None
+    try:
+        readings = read_photo_sheets(source)
+    except ModelError as exc:
+        return [({"input": source, "ok": False, "status": 1, "error": str(exc)}, None)]
+    except (MemoryError, RecursionError, ArithmeticError, ValueError, OSError, RuntimeError) as exc:
+        return [({"input": source, "ok": False, "status": 3,
+                  "error": f"{source}: cannot be read ({type(exc).__name__})"}, None)]
+    if isinstance(readings, Failure):
+        return [({"input": source, "ok": False, "status": 3, "error": f"{source}: {readings.message}"}, None)]
+    out: list[tuple[dict[str, Any], str | None]] = []
+    several = len(readings) > 1
+    for k, reading in enumerate(readings, 1):
+        label = f"{source}#{k}" if several else source
+        row: dict[str, Any] = {"input": label} | ({"sheet": k} if several else {})
+        try:
+            sheet, verdict = _decide_reading(
+                label, reading, allow_doubtful, chosen, which,
+                scan_args=shlex.quote(source) + (" --each" if several else ""),
+            )
+        except _InputError as exc:
+            out.append((row | {"ok": False, "status": exc.status, "error": str(exc)}, None))
+            continue
+        note = _verdict_note(verdict)
+        out.append((row | {"ok": True, "status": 0, **score_json(sheet, chosen, which, verdict)},
+                    f"{label}: {note}" if note else None))
+    return out
 
 
 def _score_one(
@@ -712,11 +839,13 @@ def _batch_rows(
     season: str | None,
     allow_doubtful: bool,
     jobs: int,
-) -> Iterator[tuple[dict[str, Any], str | None]]:
-    """The rows of `items` in input order, computed here (``jobs == 1``) or by `jobs` worker processes."""
+    each: bool = False,
+) -> Iterator[list[tuple[dict[str, Any], str | None]]]:
+    """The rows of each of `items` in input order, computed here (``jobs == 1``) or by `jobs` worker
+    processes."""
     if jobs <= 1 or len(items) <= 1:
         for source, why_not in items:
-            yield _batch_row(source, why_not, card_ids, season, allow_doubtful)
+            yield _batch_row(source, why_not, card_ids, season, allow_doubtful, each)
         return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -726,7 +855,7 @@ def _batch_rows(
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_batch_worker_start) as pool:
         futures = [
-            pool.submit(_batch_row, source, why_not, card_ids, season, allow_doubtful)
+            pool.submit(_batch_row, source, why_not, card_ids, season, allow_doubtful, each)
             for source, why_not in items
         ]
         try:
@@ -828,6 +957,11 @@ def batch(
         Path | None,
         typer.Option(metavar="DIR", help="Write an HTML report per input and index.html ranking players."),
     ] = None,
+    each: Annotated[
+        bool,
+        typer.Option("--each", metavar="", help="A photo of several sheets (a table) gives a row per sheet, "
+                     "input photo.jpg#1, #2... left to right."),
+    ] = False,
 ) -> None:
     """Score many sheets: one JSON line per input on stdout, in input order, failures included.
 
@@ -837,6 +971,9 @@ def batch(
     otherwise the most severe status of the failed inputs: 1 broken model files, 2 a malformed sheet
     file (or a subfolder without --recursive), 3 an unreadable photo or one with no sheet, 4 a photo a
     person must look at. Bad options are exit 2 before any input is read.
+
+    Without --each a photo of several sheets fails (status 3); with it each sheet is a row of its own,
+    "input" photo.jpg#1, #2... (left to right) and "sheet" its number.
     """
     import json
     import os
@@ -845,6 +982,9 @@ def batch(
     from rich.progress import Progress
 
     chosen, which = _parse_cards_and_season(cards, season)
+    if each and report_dir is not None:
+        raise _fail("--each does not go with --report-dir yet (a report reads a whole photo); "
+                    "write the reports without --each", 2)
     if csv is not None:
         _check_output_file(csv, "--csv")
     review = _output_dir(review_dir, "--review-dir") if review_dir is not None else None
@@ -866,18 +1006,19 @@ def batch(
         with Progress(transient=True, console=err, disable=not err.is_terminal) as progress:
             task = progress.add_task("scoring", total=len(items))
             season_name = which.value if which else None
-            rows = _batch_rows(items, tuple(card_ids), season_name, allow_doubtful, workers)
-            for (source, _), (row, note) in zip(items, rows, strict=True):
-                if note:
-                    _say("note", "yellow", note, progress.console)
-                if out is not None:  # the file first: a row on stdout is a row in the file
-                    out.row(_csv_values(row, card_ids, which is not None))
-                typer.echo(json.dumps(row, ensure_ascii=False))
-                if review is not None and not row["ok"]:
-                    _copy_for_review(source, review, taken)
-                if reports is not None:
-                    reports.add(source, row)
-                statuses.append(row["status"])
+            rows = _batch_rows(items, tuple(card_ids), season_name, allow_doubtful, workers, each)
+            for (source, _), pairs in zip(items, rows, strict=True):
+                for row, note in pairs:
+                    if note:
+                        _say("note", "yellow", note, progress.console)
+                    if out is not None:  # the file first: a row on stdout is a row in the file
+                        out.row(_csv_values(row, card_ids, which is not None))
+                    typer.echo(json.dumps(row, ensure_ascii=False))
+                    if reports is not None:
+                        reports.add(source, row)
+                    statuses.append(row["status"])
+                if review is not None and not all(row["ok"] for row, _ in pairs):
+                    _copy_for_review(source, review, taken)  # the photo once, however many sheets failed
                 progress.advance(task)
     finally:
         if out is not None:
@@ -1099,14 +1240,15 @@ def _reviewed(
             uncertain = uncertain_of(sheet.replace(fixes) if fixes else sheet)
         else:
             from scanner.failure import Failure
-            from scanner.load import load_image
-            from scanner.pipeline import read_image
+            from scanner.load import load_photo
+            from scanner.pipeline import read_photo
 
-            image = load_image(source)
-            reading = image if isinstance(image, Failure) else read_image(image)
+            reading = read_photo(source)  # the reading `score` makes of it
             if isinstance(reading, Failure):
                 raise _InputError(f"{source}: {reading.message}", 3)
-            photo, canonical, probabilities = image, reading.canonical, reading.probabilities
+            shown = load_photo(source)  # only shown (at most 1200 px): the shrunk decode will do
+            photo = None if isinstance(shown, Failure) else shown.image
+            canonical, probabilities = reading.canonical, reading.probabilities
             uncertain = reading.uncertain.fix(fixes) if fixes else reading.uncertain
         return {
             "review": review(uncertain, chosen, which),

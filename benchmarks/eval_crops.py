@@ -9,6 +9,8 @@ evaluation only, never copied) photographed by ``bench_scanner``'s pinhole warp.
 cropped in the photo's own axes, at a distance from the grid's outermost point given in cells (the
 grid's edge is the inner frame line):
 
+* ``whole``: the photo uncropped (one sheet: never to be called two);
+
 * ``margin 1``: the sheet's left or right margin cut, 0.15-1 cell beyond the grid (must be read);
 * ``margin 2``: its left and top margins cut so (must be read);
 * ``title``: the header above row A cut, 0.15-1 cell above the grid (must be read);
@@ -16,7 +18,10 @@ grid's edge is the inner frame line):
   the coin track reported as cut off whenever any coin circle is);
 * ``grid cut``: any side cut 0.15-0.7 cell *inside* the grid (must be refused, never placed);
 * ``two sheets``: two photos side by side in one 12 MP frame (must be reported, never read as one
-  sheet); a pair is skipped when either sheet alone in the same frame is not found.
+  sheet); a pair is skipped when either sheet alone in the same frame is not found.  Synthetic pairs
+  are ``--pairs`` fresh photos, real ones the warped real photos paired.  "right" counts the photos
+  whose two grids ``locate_sheets`` places within 0.15 cell, left one first; ``--debug DIR`` writes
+  those read as one sheet as PNG.
 
 Per case: photos, found, grid right (worst corner within 0.15 cell), placed a cell or more off, side
 and A1 corner right, the failures' reasons, and for the coin track how often a cut track was
@@ -54,6 +59,7 @@ from rules.grid import SIZE as GRID_SIZE
 from rules.sides import printed_side
 from scanner import Failure, Location, locate_sheet
 from scanner.geometry import geometry
+from scanner.locate import locate_sheets
 from scanner.rectify import apply_h, grid_homography
 
 N = GRID_SIZE
@@ -161,8 +167,9 @@ def coin_track_cut(shot: Shot) -> bool:
     return bool(((xy < 0) | (xy[:, 0:1] > w - 1) | (xy[:, 1:2] > h - 1)).any())
 
 
-def halves(a: Shot, b: Shot, size: tuple[int, int] = (4000, 3000)) -> list[np.ndarray]:
-    """Two photos each scaled to fit one half of a 12 MP frame (a table seen from above)."""
+def halves(a: Shot, b: Shot, size: tuple[int, int] = (4000, 3000)) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Two photos each scaled to fit one half of a 12 MP frame (a table seen from above), each with its
+    grid corners in the whole frame."""
     w, h = size
     out = []
     for shot in (a, b):
@@ -172,7 +179,7 @@ def halves(a: Shot, b: Shot, size: tuple[int, int] = (4000, 3000)) -> list[np.nd
         half = np.full((h, w // 2, 3), 90, np.uint8)
         y, x = (h - img.shape[0]) // 2, (w // 2 - img.shape[1]) // 2
         half[y : y + img.shape[0], x : x + img.shape[1]] = img
-        out.append(half)
+        out.append((half, shot.corners * s + np.array([x + len(out) * (w // 2), y])))
     return out
 
 
@@ -230,11 +237,12 @@ def timed(image: np.ndarray) -> tuple[Location | Failure, float]:
     return loc, time.process_time() - t
 
 
-def crops(shots: list[Shot], seed: int = 11) -> dict[str, Row]:
+def crops(shots: list[Shot], seed: int = 11, pairs: list[tuple[Shot, Shot]] | None = None,
+          debug: Path | None = None) -> dict[str, Row]:
     rng = np.random.default_rng(seed)
     rows: dict[str, Row] = defaultdict(Row)
     for shot in shots:
-        cases: list[tuple[str, Shot | None]] = []
+        cases: list[tuple[str, Shot | None]] = [("whole", shot)]
         one = str(rng.choice(["left", "right"]))
         cases.append(("margin 1", crop(shot, one, float(rng.uniform(0.15, 1.0)))))
         first = crop(shot, "left", float(rng.uniform(0.15, 1.0)))
@@ -248,29 +256,56 @@ def crops(shots: list[Shot], seed: int = 11) -> dict[str, Row]:
                 continue
             loc, dt = timed(cropped.image)
             judge(rows[name], cropped, loc, dt)
-    for a, b in zip(shots[0::2], shots[1::2], strict=False):
-        row = rows["two sheets"]
-        pair = halves(a, b)
-        table = np.full_like(pair[0], 90)
-        if not (locate_sheet(np.hstack([pair[0], table])) and locate_sheet(np.hstack([table, pair[1]]))):
-            row.skipped += 1  # a sheet not found alone in this frame says nothing about two sheets
-            continue
-        loc, dt = timed(np.hstack(pair))
-        assert row.reasons is not None and row.ms is not None
-        row.photos += 1
-        row.ms.append(1000 * dt)
-        if isinstance(loc, Failure):
-            row.reasons[loc.reason] += 1
-        else:
-            row.found += 1
+    for a, b in pairs if pairs is not None else zip(shots[0::2], shots[1::2], strict=False):
+        two_sheets(rows["two sheets"], a, b, debug)
     return rows
+
+
+def two_sheets(row: Row, a: Shot, b: Shot, debug: Path | None) -> None:
+    """Judge one two-sheet photo: reported (``several_sheets``) or read as one sheet ("silent", a
+    failure of the goal); and whether ``locate_sheets`` places both grids, left to right."""
+    assert row.reasons is not None and row.ms is not None and row.worst is not None
+    (left, left_corners), (right, right_corners) = halves(a, b)
+    pair = [left, right]
+    table = np.full_like(left, 90)
+    if not (locate_sheet(np.hstack([pair[0], table])) and locate_sheet(np.hstack([table, pair[1]]))):
+        row.skipped += 1  # a sheet not found alone in this frame says nothing about two sheets
+        return
+    image = np.hstack(pair)
+    loc, dt = timed(image)
+    row.photos += 1
+    row.ms.append(1000 * dt)
+    if isinstance(loc, Failure):
+        row.reasons[loc.reason] += 1
+    else:
+        row.found += 1  # read as one sheet: the silent case
+        row.worst.append(f"{a.tag}+{b.tag} read as one")
+        if debug is not None:
+            debug.mkdir(parents=True, exist_ok=True)
+            name = f"two_{a.tag}+{b.tag}".replace("#", "_")
+            small = cv2.resize(image, (1600, 1200), interpolation=cv2.INTER_AREA)
+            cv2.polylines(small, [(loc.corners * 0.4).astype(np.int32)], True, (0, 0, 255), 3)
+            cv2.imwrite(str(debug / f"{name}.png"), small)
+    # each sheet: both grids placed within 0.15 cell, in left-to-right order
+    found = locate_sheets(image)
+    if isinstance(found, Failure) or len(found) != 2:
+        row.worst.append(f"{a.tag}+{b.tag} each: {found if isinstance(found, Failure) else len(found)}")
+        return
+    errs = []
+    for loc_k, true_k in zip(found, (left_corners, right_corners), strict=True):
+        pitch = float(np.linalg.norm(true_k[1] - true_k[0])) / N
+        errs.append(min(float(np.linalg.norm(np.roll(loc_k.corners, k, axis=0) - true_k, axis=1).max())
+                        for k in range(4)) / pitch)
+    row.right += max(errs) < 0.15
+    if max(errs) >= 0.15:
+        row.worst.append(f"{a.tag}+{b.tag} each: err {errs[0]:.2f}, {errs[1]:.2f}")
 
 
 def print_rows(title: str, rows: dict[str, Row]) -> None:
     print(f"\n{title}")
     print(f"{'case':12} {'photos':>6} {'skip':>4} {'found':>6} {'right':>6} {'off':>4} {'side':>5} "
           f"{'A1':>4} {'coins cut':>9} {'said':>5} {'false':>5} {'med ms':>6}  refused")
-    for name in ("margin 1", "margin 2", "title", "coin track", "grid cut", "two sheets"):
+    for name in ("whole", "margin 1", "margin 2", "title", "coin track", "grid cut", "two sheets"):
         r = rows.get(name)
         if r is None:
             continue
@@ -281,7 +316,12 @@ def print_rows(title: str, rows: dict[str, Row]) -> None:
               f"{ms:6.0f}  {dict(r.reasons)}")
     for name, r in rows.items():
         if r.worst:
-            print(f"  {name}: " + "; ".join(r.worst[:6]))
+            print(f"  {name}: " + "; ".join(r.worst[:12]))
+    r2 = rows.get("two sheets")
+    if r2 is not None:
+        assert r2.reasons is not None
+        print(f"  two sheets: {r2.reasons['several_sheets']} of {r2.photos} reported, {r2.found} read as one "
+              f"sheet (silent), each sheet placed by locate_sheets in order: {r2.right}")
 
 
 # ------------------------------------------------------------------------------------------- sides
@@ -357,16 +397,24 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--synth", type=int, default=30, help="synthetic phone photos cropped")
     ap.add_argument("--real", type=int, default=3, help="warped photos per real reference sheet")
+    ap.add_argument("--pairs", type=int, default=30, help="synthetic two-sheet photos (real: the warped "
+                    "real photos paired)")
+    ap.add_argument("--debug", type=Path, default=None, metavar="DIR",
+                    help="write the two-sheet photos read as one sheet here, as PNG")
     ap.add_argument("--sides", type=int, default=30, help="photos per kind for the side check (0: none)")
     reference_images.add_option(ap)
     args = ap.parse_args()
     cv2.setNumThreads(1)
     folder = reference_images.folder(args.reference, "sheets") if args.real or args.sides else None
     if args.synth:
-        print_rows(f"synthetic phone photos ({args.synth}), cropped", crops(list(synth_shots(args.synth))))
+        fresh = list(synth_shots(2 * args.pairs, seed0=1000))
+        pairs = list(zip(fresh[0::2], fresh[1::2], strict=True))
+        print_rows(f"synthetic phone photos ({args.synth}), cropped; {args.pairs} two-sheet photos",
+                   crops(list(synth_shots(args.synth)), pairs=pairs, debug=args.debug))
     if args.real and folder is not None:
         shots = list(real_shots(folder, args.real))
-        print_rows(f"real printed sheets from {folder} ({len(shots)} photos), cropped", crops(shots))
+        print_rows(f"real printed sheets from {folder} ({len(shots)} photos), cropped",
+                   crops(shots, debug=args.debug))
     if args.sides:
         rows = sides(args.sides, folder)
         print(f"\nside and A1 corner ({args.sides} photos per synthetic kind)")

@@ -46,6 +46,12 @@ MAX_FILE_BYTES = 128 * 1024 * 1024
 """Refuse photo files above 128 MiB before reading them whole: a 50 MP phone JPEG is ~25 MB, a 64 MP
 PNG of a scan at most ~190 MB uncompressed but far less compressed (a bound on read memory)."""
 
+WORK_SIDE = 1500
+"""Long side in px a large JPEG photo may be shrunk to while it is decoded (by 2, 4 or 8: libjpeg does
+this for a fraction of the cost of a full decode): a sheet filling the frame still has its grid at
+~80 px per cell there, well above the canonical image's 48.  A photo whose grid comes out under
+:data:`CANON_PPC` px per cell there (a sheet small in the frame) is read again at full size."""
+
 # --- locate ------------------------------------------------------------------------------------------
 LOCATE_SIDE = 960
 """Long side in px of the downscaled copy used to find candidate quadrilaterals: a sheet at 25 % of
@@ -168,6 +174,12 @@ two cells off (onto the header's boxes) in a 12 MP phone photo."""
 
 SHIFT_COIN_MARGIN = 0.3
 """Coin-track score gain (upright 0.5-2, elsewhere < 0.5) a one-cell shift needs to replace the grid."""
+
+SHIFT_PRINT_MARGIN = 2.0
+"""Landmark score gain a one- or two-cell shift needs to replace the grid on the print's word: grids
+found right score 7.6-20 and their shifts at most 8.9 (B colour print), below that ``SHIFT_CHECK_BELOW``
+is not asked; a cut grid found two rows inwards scored 3.0 against its true place's 8.2 (real prints
+and synthetic phone photos, ``benchmarks/eval_crops.py``)."""
 
 BLUR_MIN_SHARPNESS = 0.15
 """Minimum sharpness (variance of the Laplacian over the grey variance of the rectified grid, see

@@ -37,6 +37,7 @@ from scanner.constants import (
     SHEETS_OVERLAP,
     SHIFT_CHECK_BELOW,
     SHIFT_COIN_MARGIN,
+    SHIFT_PRINT_MARGIN,
     SHIFT_REACH,
     SIDE_DOUBT,
     TURN_DOUBT,
@@ -55,7 +56,7 @@ from scanner.gridlines import (
     refine_grid,
     warp_from,
 )
-from scanner.orient import coin_track_score, decide, landmark_scores, min_channel
+from scanner.orient import decide, landmark_scores, min_channel
 from scanner.quads import candidate_quads, downscale, paper_quads
 from scanner.rectify import apply_h, canon_size, grid_homography
 
@@ -171,10 +172,11 @@ def locate_sheet(image: np.ndarray, *, debug: DebugSink | None = None) -> Locati
 
 
 def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple[Location, ...] | Failure:
-    """Find every map sheet in a photo (an organiser's photo of a table), most clearly printed first.
+    """Find every map sheet in a photo (an organiser's photo of a table), left to right.
 
     Grids that verify apart from each other are each refined and oriented; one that then fails (too
-    blurred, no side) is left out as long as another stands.  See :func:`locate_sheet`.
+    blurred, no side) is left out as long as another stands.  The order is that of the grids'
+    centres from the photo's left edge.  See :func:`locate_sheet`.
     """
     if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
         return Failure("no_sheet", f"not a colour photo of usable size: shape {image.shape}")
@@ -186,12 +188,15 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
     while len(pyramid) < 3 and min(pyramid[-1].shape) >= 4 * canon_size(VERIFY_PPC, VERIFY_PAD) // 3:
         pyramid.append(cv2.pyrDown(pyramid[-1]))
     fits: list[GridFit] = []
+    missed: list[np.ndarray] = []
     for quad, touches in zip(quads, touching, strict=True):
         if touches:
             continue  # at best a grid reaching the photo's edge: only asked about when nothing else verifies
         fit = verify_candidate(pyramid, quad)
         if isinstance(fit, GridFit):
             fits.append(fit)
+        else:
+            missed.append(quad)
     if not fits:  # second guesses: other sides of the largest outlines, then the paper itself
         for quad, wide in [(q, False) for q in alternates] + [(q, True) for q in paper_quads(grey)]:
             fit = verify_candidate(
@@ -209,6 +214,14 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
                 fit = verify_candidate(pyramid, quad, scale_range=COMB_PARTIAL_RANGE)
                 if isinstance(fit, GridFit):
                     fits.append(fit)
+        # another sheet whose grid outline did not close (a thin or faint print, drawings over its
+        # border) is found alone through its page; with a sheet found, such pages apart from it are
+        # asked too, so that a second sheet is never left out in silence
+        grids = [_grid_quad(f.h) for f in fits]
+        for quad in lying_apart(missed + paper_quads(grey), grids):
+            fit = verify_candidate(pyramid, quad, scale_range=COMB_PARTIAL_RANGE)
+            if isinstance(fit, GridFit):
+                fits.append(fit)
     partial = False
     if not fits:
         # An outline running into the photo's edge: the page's margin may run past it while the grid
@@ -236,7 +249,7 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
     if not out:
         assert refused is not None
         return refused
-    return tuple(out)
+    return tuple(sorted(out, key=lambda loc: float(loc.corners[:, 0].mean())))
 
 
 def apart(fits: list[GridFit]) -> list[GridFit]:
@@ -331,13 +344,19 @@ def _finish(
             if moved is not h:
                 h, crossings, last = refine_grid(sources, moved, debug=debug)
         canon, marks = _landmarks(sources, h)
-        settled = _settle_shift(sources, h, marks)
+        settled, why = _settle_shift(sources, h, marks)
         if settled is not h:
             moved_h, moved_crossings, moved_last = refine_grid(sources, settled, debug=debug)
             # the coin track's verdict stands unless it leaves a row or column of the grid bare
             if not check_frame or _whole(moved_last):
                 h, crossings, last = moved_h, moved_crossings, moved_last
                 canon, marks = _landmarks(sources, h)
+            elif why == "print":
+                # the print puts the grid cells away from its lines, where it is not whole: a grid
+                # cut by the photo's edge found inwards, never to be read a cell off
+                return Failure(
+                    "cut_off", "the 11x11 grid's print is not where its lines are; include the whole grid"
+                )
     else:
         crossings = apply_h(h, NODES)
         last = warp_from(sources, h, float(np.clip(pitch, 16, 48)), REFINE_MARGIN)
@@ -403,10 +422,49 @@ def cut_parts(h: np.ndarray, shape: tuple[int, int]) -> tuple[str, ...]:
     return tuple(name for name, pts in parts.items() if not inside(apply_h(h, pts), shape, 0.0))
 
 
+def lying_apart(quads: list[np.ndarray], grids: list[np.ndarray]) -> list[np.ndarray]:
+    """The candidate quads that may hold another sheet than the grids found.
+
+    Parameters
+    ----------
+    quads : list of (4, 2) arrays
+        Candidate outlines (grid borders, pages) in photo px.
+    grids : list of (4, 2) arrays
+        The grids found so far, in the same px.
+
+    Returns
+    -------
+    list of (4, 2) arrays
+        The quads covering at most :data:`SHEETS_OVERLAP` of any grid and of themselves (a page
+        around a found grid, or a drawn pattern inside it, is that grid's sheet), near-duplicates
+        dropped; in the given order.
+    """
+    out: list[np.ndarray] = []
+    boxes = [g.astype(np.float32) for g in grids]
+    for quad in quads:
+        q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+        area = float(cv2.contourArea(q))
+        if area <= 0.0 or not cv2.isContourConvex(q):
+            continue
+        if any(
+            cv2.intersectConvexConvex(q, g)[0] > SHEETS_OVERLAP * min(area, float(cv2.contourArea(g)))
+            for g in boxes
+        ):
+            continue
+        if any(np.abs(q - o).max() < 0.01 * np.sqrt(area) for o in out):
+            continue
+        out.append(q.astype(np.float64))
+    return out
+
+
+def _grid_quad(h: np.ndarray) -> np.ndarray:
+    # the grid's outline in px for the homography h (cell units -> px)
+    return apply_h(h, np.array([[0.0, 0.0], [N, 0.0], [N, N], [0.0, N]]))
+
+
 def _grid_area(h: np.ndarray) -> float:
     # area in px of the grid of the homography h (cell units -> px)
-    quad = apply_h(h, np.array([[0.0, 0.0], [N, 0.0], [N, N], [0.0, N]]))
-    return float(cv2.contourArea(quad.astype(np.float32)))
+    return float(cv2.contourArea(_grid_quad(h).astype(np.float32)))
 
 
 def _window_ppc(window: np.ndarray) -> float:
@@ -438,27 +496,68 @@ def _landmarks(sources: Sources, h: np.ndarray) -> tuple[np.ndarray, tuple[np.nd
     return canon, landmark_scores(canon)
 
 
-def _settle_shift(sources: Sources, h: np.ndarray, marks: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    # Where all lines look alike (the printer-friendly sheet: thin grid border, the coin box's edge a
-    # cell below it, the header's boxes) the line comb can land a cell or two off.  When the printed
-    # landmarks are not convincing, the coin track decides among the grid and its one- and two-cell
-    # shifts: its 14 circles sit at a pitch unlike the grid's, so only the true grid puts them where
-    # they belong.  One wide canonical serves every shift: an integer shift is a crop of it.
-    # marks: landmark_scores of the grid as found
+def _settle_shift(
+    sources: Sources, h: np.ndarray, marks: tuple[np.ndarray, np.ndarray]
+) -> tuple[np.ndarray, str]:
+    # The grid moved by :func:`settle_shift` (h itself when it stays), and why ("", "coins", "print").
+    if float(marks[0].max()) >= SHIFT_CHECK_BELOW:
+        return h, ""
+    reach = SHIFT_REACH
+    wide = warp_from(sources, h, ORIENT_PPC, CANON_MARGIN + reach)
+    dx, dy, why = settle_shift(wide, marks, reach=reach)
+    if not why:
+        return h, ""
+    moved: np.ndarray = h @ np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1.0]])
+    return moved, why
+
+
+def settle_shift(
+    wide: np.ndarray,
+    marks: tuple[np.ndarray, np.ndarray],
+    *,
+    ppc: float = ORIENT_PPC,
+    margin: float = CANON_MARGIN,
+    reach: int = SHIFT_REACH,
+) -> tuple[int, int, str]:
+    """Which whole-cell shift of a grid the printed sheet puts it at, when its landmarks are weak.
+
+    Where all lines look alike (the printer-friendly sheet: thin grid border, the coin box's edge a
+    cell below it, the header's boxes) or the grid is cut by the photo's edge, the line comb can land
+    a cell or two off.  The grid and its shifts are compared on the print: first the whole landmark
+    score (mountains, wasteland, coin track; a shift must beat the grid by ``SHIFT_PRINT_MARGIN``),
+    then the coin track alone (its 14 circles sit at a pitch unlike the grid's, so only the true grid
+    puts them where they belong; ``SHIFT_COIN_MARGIN``).
+
+    Parameters
+    ----------
+    wide : (S, S, 3) uint8
+        The grid as found rectified at `ppc` with ``margin + reach`` cells around it: an integer
+        shift is a crop of it.
+    marks : landmark_scores of the grid as found.
+
+    Returns
+    -------
+    dx, dy, why : int, int, str
+        The shift in cells (x right, y down, in the grid's rectified frame) and what settled it:
+        ``"print"``, ``"coins"``, or ``""`` (no shift beats the grid: 0, 0).
+    """
+    size = canon_size(ppc, margin)
     score, coins = float(marks[0].max()), float(marks[1].max())
-    if score >= SHIFT_CHECK_BELOW:
-        return h
-    reach, ppc = SHIFT_REACH, ORIENT_PPC
-    wide = warp_from(sources, h, ppc, CANON_MARGIN + reach)
-    size = canon_size(ppc, CANON_MARGIN)
-    best, best_h = coins, h
+    by_print = by_coins = (0, 0)
+    best_print, best_coins = score + SHIFT_PRINT_MARGIN, coins + SHIFT_COIN_MARGIN
     for dx in range(-reach, reach + 1):
         for dy in range(-reach, reach + 1):
             if dx == dy == 0:
                 continue
             x0, y0 = round((reach + dx) * ppc), round((reach + dy) * ppc)
             window = wide[y0 : y0 + size, x0 : x0 + size]
-            c = max(coin_track_score(np.rot90(window, k)) for k in range(4))
-            if c > best + SHIFT_COIN_MARGIN:
-                best, best_h = c, h @ np.array([[1.0, 0, dx], [0, 1.0, dy], [0, 0, 1.0]])
-    return best_h
+            scores, turned = landmark_scores(window, ppc=ppc, margin=margin)
+            if float(scores.max()) > best_print:
+                best_print, by_print = float(scores.max()), (dx, dy)
+            if float(turned.max()) > best_coins:
+                best_coins, by_coins = float(turned.max()), (dx, dy)
+    if by_print != (0, 0):
+        return by_print[0], by_print[1], "print"
+    if by_coins != (0, 0):
+        return by_coins[0], by_coins[1], "coins"
+    return 0, 0, ""

@@ -93,7 +93,8 @@ def test_coin_track_settles_a_grid_found_cells_off(dx: int, dy: int) -> None:
     cells = np.array([[0.0, 0.0], [11, 0], [11, 11], [0, 11]])
     off = grid_homography(apply_h(true_h, cells + np.array([dx, dy])))
     sources = [(page, 1.0)]
-    settled = _settle_shift(sources, off, landmark_scores(warp_from(sources, off, ORIENT_PPC, CANON_MARGIN)))
+    marks = landmark_scores(warp_from(sources, off, ORIENT_PPC, CANON_MARGIN))
+    settled, _ = _settle_shift(sources, off, marks)
     assert _cell_error(apply_h(off, cells), truth) > 0.9  # the test starts from a wrong grid
     corners = apply_h(settled, cells)
     assert _cell_error(corners, truth) < 0.05
