@@ -253,7 +253,7 @@ def test_grids_in_page_follow_the_printed_layout_through_the_page_perspective() 
     page, corners = draw_page("A", ppc=20)
     h, w = page.shape[:2]
     outline = np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]])
-    skew = np.float32([[40, 10], [w - 30, 60], [w - 10, h - 20], [20, h - 90]])
+    skew = np.array([[40, 10], [w - 30, 60], [w - 10, h - 20], [20, h - 90]], np.float32)
     tilt = cv2.getPerspectiveTransform(outline.astype(np.float32), skew)
     tilted_page = cv2.perspectiveTransform(outline.reshape(-1, 1, 2), tilt).reshape(4, 2)
     truth = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), tilt).reshape(4, 2)
