@@ -1,4 +1,4 @@
-"""The ``cartoscan`` command: thin typer commands over the library (see CONTRACT.md for exit codes)."""
+"""The ``cartoscan`` command: thin typer commands over the library (exit statuses: docs/INTERFACES.md §3)."""
 
 from __future__ import annotations
 
@@ -1244,14 +1244,15 @@ def _reviewed(
             uncertain = uncertain_of(sheet.replace(fixes) if fixes else sheet)
         else:
             from scanner.failure import Failure
-            from scanner.load import load_image
-            from scanner.pipeline import read_image
+            from scanner.load import load_photo
+            from scanner.pipeline import read_photo
 
-            image = load_image(source)
-            reading = image if isinstance(image, Failure) else read_image(image)
+            reading = read_photo(source)  # the reading `score` makes of it
             if isinstance(reading, Failure):
                 raise _InputError(f"{source}: {reading.message}", 3)
-            photo, canonical, probabilities = image, reading.canonical, reading.probabilities
+            shown = load_photo(source)  # only shown (at most 1200 px): the shrunk decode will do
+            photo = None if isinstance(shown, Failure) else shown.image
+            canonical, probabilities = reading.canonical, reading.probabilities
             uncertain = reading.uncertain.fix(fixes) if fixes else reading.uncertain
         return {
             "review": review(uncertain, chosen, which),

@@ -16,7 +16,13 @@ seasons (``season_sheets``: the sheet after spring, summer, fall and winter).  P
    ``coin``: one coin more (when the track has room);
    ``star``: one hit star moved to a space without one (Heroes games);
    ``monster``: a monster destroyed under a star written as a living monster again (Heroes games).
-3. Decomposition time (``explain``, the cover search) and a whole ``check_sheet`` on the winter
+3. Why a lone sheet hides a broken shape or an extra coin: of the winter sheets alone whose broken
+   shape is not found, how many need no more 1x1 pieces than Rift Lands / Kethra's Gates give (one a
+   season: a game where that card came up each season explains them) and how many need more but a
+   card none of whose shapes fits the empty spaces (or a ruins card) explains the rest; of the lone
+   winter sheets, how many more coins the coin shapes that fit (each coin card once a season) allow
+   than the sheet holds, against the coin shapes the game really drew.
+4. Decomposition time (``explain``, the cover search) and a whole ``check_sheet`` on the winter
    sheets: median, 95th percentile and worst, in ms on one core; how many searches were cut short.
 Deterministic (seeded); the figures are ratios and times within one run.
 """
@@ -32,7 +38,7 @@ import numpy as np
 
 from models.synth.play import Game, season_sheets
 from rules import Sheet, Terrain
-from rules.check import Code, check_sheet, explain
+from rules.check import Code, check_sheet, coin_bounds, explain
 from rules.season import Season
 
 SEASONS = list(Season)
@@ -43,6 +49,9 @@ EXPECTED = {
     "star": {Code.STAR_WITHOUT_HERO, Code.HERO_STARS_MISSING, Code.DESTROYED_WITHOUT_STAR},
     "monster": {Code.MONSTER_ON_STAR},
 }
+
+RIFT = "at most one 1x1 a season (Rift Lands / Kethra's Gates)"
+FALLBACK = "more 1x1s, each a fallback: a card none of whose shapes fits, or a ruins card"
 
 
 def mutate_shape(
@@ -122,6 +131,10 @@ def main() -> None:
     cover_times: list[float] = []
     check_times: list[float] = []
     partial = 0
+    hidden = Counter[str]()
+    coin_slack: list[int] = []
+    coin_drawn: list[int] = []
+    coin_room: list[int] = []
     rng = np.random.default_rng(args.seed)
     start = time.perf_counter()
     for g in range(args.seed, args.seed + args.games):
@@ -168,6 +181,12 @@ def main() -> None:
                 tried[f"{kind} {how}"] += 1
                 found[f"{kind} {how}"] += not result.ok
                 found_code[f"{kind} {how}"] += bool({p.code for p in result.problems} & EXPECTED[kind])
+                if kind == "shape" and how == "winter alone" and result.ok:
+                    hidden[RIFT if len(explain(bad, edition).singles) <= len(SEASONS) else FALLBACK] += 1
+        bounds = coin_bounds(winter, edition)
+        coin_slack.append(bounds.most - (winter.coins + winter.spent))
+        coin_drawn.append(sum(1 for m in game.moves if m.kind == "draw" and m.coin))
+        coin_room.append(bounds.shapes)
     elapsed = time.perf_counter() - start
 
     n = args.games
@@ -186,6 +205,17 @@ def main() -> None:
         print(
             f"  {key:22s} {_pct(found[key], tried[key])}   expected code {_pct(found_code[key], tried[key])}"
         )
+    print("\nwhy a lone winter sheet hides a broken shape (of those not found):")
+    missed = tried["shape winter alone"] - found["shape winter alone"]
+    for reason, count in sorted(hidden.items()):
+        print(f"  {reason:78s} {_pct(count, missed)}")
+    slack = np.array(coin_slack)
+    print(
+        "lone winter sheets, coins: the most the coin shapes and mountains can pay exceeds the coins held by "
+        f"median {np.median(slack):.0f} (0 on {_pct(int((slack <= 0).sum()), n)});\n"
+        f"  coin shapes that fit, each coin card once a season: mean {np.mean(coin_room):.1f}; "
+        f"coin shapes the game drew: mean {np.mean(coin_drawn):.1f}"
+    )
     print("\nwinter sheets, one core:")
     print(f"  decomposition (explain)  {_ms(cover_times)}")
     print(f"  check_sheet (all checks) {_ms(check_times)}")

@@ -1,11 +1,14 @@
 """Benchmark: `cartoscan scan PHOTO --json` as a whole process on a 12 MP photo, and its import share.
 
-Run:  python benchmarks/bench_startup.py [--runs 7] [--repo DIR ...]
+Run:  python benchmarks/bench_startup.py [--runs 7] [--repo DIR ...] [--no-bytecode-cache]
 
 Each ``--repo`` is a checkout whose code runs (``PYTHONPATH=DIR``); give two (say ``/work/main`` and
 this worktree) to compare them within one run, the runs interleaved so that machine load hits both
 alike.  The photo is a sample sheet scaled to 4000x3000 px (12 MP) and saved as a JPEG in a temporary
-folder.  Per checkout it prints medians of:
+folder.  The runs keep their compiled bytecode in that folder too (``PYTHONPYCACHEPREFIX``), filled by
+a first run per checkout, as an installed command's is (pip compiles it; Python caches it by default):
+without it, an environment with ``PYTHONDONTWRITEBYTECODE`` set would compile the project's modules
+from source on every run (``--no-bytecode-cache`` measures that).  Per checkout it prints medians of:
 
 * ``whole``: wall time of the whole process (interpreter start to exit);
 * ``cpu``: its CPU time (user + system), which a busy machine inflates far less than the wall time:
@@ -56,10 +59,13 @@ def command(photo: Path) -> list[str]:
     return [sys.executable, "-c", "import cli; cli.main()", "scan", str(photo), "--json"]
 
 
-def run(argv: list[str], repo: Path) -> tuple[float, float, str, str]:
+def run(argv: list[str], repo: Path, cache: Path | None = None) -> tuple[float, float, str, str]:
     """Wall time, CPU time (user + system of the child, which a loaded machine inflates far less than
-    the wall time), stdout and stderr of one run."""
+    the wall time), stdout and stderr of one run; ``cache``: the folder for its compiled bytecode."""
     env = {**os.environ, "PYTHONPATH": str(repo)}
+    if cache is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(cache)  # it mirrors each source path: one for all checkouts
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t = time.perf_counter()
         proc = subprocess.Popen(argv, env=env, stdout=out, stderr=err)
@@ -88,28 +94,33 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7, help="runs per checkout and measure (default 7)")
     parser.add_argument("--repo", type=Path, action="append", help="checkout to run (repeatable)")
+    parser.add_argument("--no-bytecode-cache", action="store_true",
+                        help="run as the environment says (with PYTHONDONTWRITEBYTECODE set, the project's "
+                             "modules are compiled on every run)")
     args = parser.parse_args()
     repos = [p.resolve() for p in (args.repo or [ROOT])]
 
     with tempfile.TemporaryDirectory() as tmp:
         photo = make_photo(Path(tmp))
         argv = command(photo)
+        cache = None if args.no_bytecode_cache else Path(tmp) / "pycache"
         figures: dict[Path, dict[str, list[float]]] = {
             repo: {"whole": [], "cpu": [], "python": [], "imports": [], "pipeline": []} for repo in repos
         }
-        for repo in repos:  # warm the file cache once per checkout
-            run(argv, repo)
+        for repo in repos:  # warm the file cache (and fill the bytecode cache) once per checkout
+            run(argv, repo, cache)
         for _ in range(args.runs):
             for repo in repos:
                 f = figures[repo]
-                elapsed, cpu, out, _ = run(argv, repo)
+                elapsed, cpu, out, _ = run(argv, repo, cache)
                 f["whole"].append(elapsed)
                 f["cpu"].append(cpu)
                 f["pipeline"].append(sum(json.loads(out)["timings_ms"].values()) / 1000)
-                f["python"].append(run([sys.executable, "-c", "pass"], repo)[0])
-                _, _, _, err = run([sys.executable, "-X", "importtime", *argv[1:]], repo)
+                f["python"].append(run([sys.executable, "-c", "pass"], repo, cache)[0])
+                _, _, _, err = run([sys.executable, "-X", "importtime", *argv[1:]], repo, cache)
                 f["imports"].append(import_seconds(err))
-    print(f"cartoscan scan PHOTO --json, 12 MP photo, median of {args.runs} runs per checkout")
+    print(f"cartoscan scan PHOTO --json, 12 MP photo, median of {args.runs} runs per checkout, "
+          f"{'bytecode compiled on every run' if cache is None else 'bytecode cached'}")
     print(f"{'checkout':<28} {'whole s':>8} {'cpu s':>8} {'python':>8} {'imports':>8} {'pipeline':>8}"
           f" {'imports/whole':>14} {'pipeline/whole':>15}")
     base = None

@@ -92,9 +92,10 @@ class Event:
     message: str = ""
 
     def to_json(self, cards: Sequence[Any] = (), season: Any = None) -> dict[str, Any]:
-        """The CONTRACT §5 line: the ``scan --json`` object plus ``"frames"`` (ballots), with this
-        project's ``"event"``, ``"frame"`` and, with cards, ``"verdict"`` and ``"score"`` (the
-        ``score --json`` object) or ``"stake"`` (why it cannot be scored yet)."""
+        """The ``live --json`` line (docs/INTERFACES.md §3, ``live``): the ``scan --json`` object plus
+        ``"frames"`` (ballots), with this project's ``"event"``, ``"frame"`` and, with cards,
+        ``"verdict"`` and ``"score"`` (the ``score --json`` object) or ``"stake"`` (why it cannot be
+        scored yet)."""
         out: dict[str, Any] = self.reading.to_json() if self.reading is not None else {}
         out |= {"frames": self.ballots, "event": self.kind, "frame": self.frame}
         if self.verdict is not None:

@@ -37,7 +37,7 @@ _FIXABLE = frozenset(".FVPWMHX")  # what a person may draw on a space (printed ^
 def score_json(
     sheet: Sheet, cards: Sequence[Any], season: Season | str | None = None, verdict: Verdict | None = None
 ) -> dict[str, Any]:
-    """The CONTRACT §3 score object of one sheet (``cartoscan score --json``).
+    """The ``score --json`` object of one sheet (docs/INTERFACES.md §3).
 
     A verdict scored despite doubts adds the ``"doubtful"`` object.
 
@@ -172,7 +172,7 @@ def sheet_text(uncertain: UncertainSheet, *, title: str = "") -> str:
 
 
 def problems_of(uncertain: UncertainSheet) -> list[dict[str, Any]]:
-    """``check``'s problems (CONTRACT §4 objects) of a reading, its unsure cells as wildcards."""
+    """``check``'s problems (docs/INTERFACES.md §3, ``check``) of a reading, its unsure cells as wildcards."""
     from rules.check import check_sheet
 
     return [problem.to_json() for problem in check_sheet(uncertain.sheet).problems]

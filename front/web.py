@@ -1,7 +1,7 @@
 """The web page and its API (``cartoscan serve``): Starlette, run by uvicorn (the optional ``web`` extra).
 
-API (CONTRACT §5), for the page and for scripts alike; every error is ``{"error": "..."}`` with a 4xx
-status (503 when the server is too busy, retry later):
+API (docs/INTERFACES.md §3, ``serve``), for the page and for scripts alike; every error is
+``{"error": "..."}`` with a 4xx status (503 when the server is too busy, retry later):
 
 ``POST /api/scan``
     multipart field ``photo`` -> the ``scan --json`` object (:meth:`scanner.pipeline.Reading.to_json`)
@@ -19,8 +19,8 @@ status (503 when the server is too busy, retry later):
 ``POST /api/sheet``
     the same body plus ``title`` -> the ``.sheet`` text to download (``?`` on the cells still unsure).
 ``POST /api/check``
-    the same body -> ``check``'s object ``{"ok", "problems": [...]}`` (CONTRACT §4) of the sheet, its
-    ``?`` cells as wildcards.
+    the same body -> ``check``'s object ``{"ok", "problems": [...]}`` (docs/INTERFACES.md §3,
+    ``check``) of the sheet, its ``?`` cells as wildcards.
 ``POST /api/report``
     multipart: ``photo``, ``cards`` (comma-separated), ``season``, ``fixes`` (``B7=W,C3=.``), ``title``
     -> the self-contained HTML report of :mod:`front.report` (as an attachment), doubts shown.
@@ -39,7 +39,7 @@ import functools
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -54,6 +54,9 @@ from front.results import parse_fixes, problems_of, review, score_json, sheet_te
 from rules import Sheet, SheetError, Terrain, cell_label, parse_label
 from rules.cards import CARDS, find_card
 from rules.policy import UncertainSheet
+
+if TYPE_CHECKING:
+    from scanner.pipeline import Reading
 
 __all__ = ["MAX_UPLOAD_BYTES", "MAX_UPLOAD_PIXELS", "create_app"]
 
@@ -155,33 +158,34 @@ class _Readers:
             self.slots.release()
 
 
-def _reading(data: bytes) -> tuple[Any, Any] | JSONResponse:
-    """Decode and read one uploaded photo (in a worker thread): (image, reading) or an error."""
+def _reading(data: bytes) -> Reading | JSONResponse:
+    """Decode and read one uploaded photo (in a worker thread) as the command reads a photo file
+    (:func:`scanner.pipeline.read_photo_data`): the reading or an error."""
     from scanner.failure import Failure
-    from scanner.load import decode_image
     from scanner.nets import ModelError
-    from scanner.pipeline import read_image
+    from scanner.pipeline import read_photo_data
 
-    image = decode_image(data, max_pixels=MAX_UPLOAD_PIXELS)
-    if isinstance(image, Failure):
-        return _error(_FAILURE_STATUS.get(image.reason, 422), image.message)
     try:
-        reading = read_image(image)
+        reading = read_photo_data(data, max_pixels=MAX_UPLOAD_PIXELS)
     except ModelError as exc:
         return _error(500, str(exc))
     if isinstance(reading, Failure):
         return _error(_FAILURE_STATUS.get(reading.reason, 422), reading.message)
-    return image, reading
+    return reading
 
 
 def _report_upload(
     data: bytes, cards: list[Any], season: str | None, fixes: Any, title: str
 ) -> str | JSONResponse:
     """The HTML report of one uploaded photo with a person's fixes (in a worker thread)."""
-    got = _reading(data)
-    if isinstance(got, JSONResponse):
-        return got
-    image, reading = got
+    from scanner.failure import Failure
+    from scanner.load import decode_photo
+
+    reading = _reading(data)
+    if isinstance(reading, JSONResponse):
+        return reading
+    shown = decode_photo(data, max_pixels=MAX_UPLOAD_PIXELS)  # only shown (at most 1200 px): shrunk
+    image = None if isinstance(shown, Failure) else shown.image
     try:
         uncertain = reading.uncertain.fix(fixes) if fixes else reading.uncertain
         reviewed = review(uncertain, cards, season)
@@ -195,10 +199,9 @@ def _report_upload(
 
 def _read_upload(data: bytes) -> dict[str, Any] | JSONResponse:
     """Decode and read one uploaded photo (in a worker thread): the scan object or an error."""
-    got = _reading(data)
-    if isinstance(got, JSONResponse):
-        return got
-    reading = got[1]
+    reading = _reading(data)
+    if isinstance(reading, JSONResponse):
+        return reading
     out: dict[str, Any] = reading.to_json()
     out["overlay"] = cell_layers(reading.sheet, reading.sheet.unknown)
     odds = odds_of(reading.probabilities, reading.alternatives)

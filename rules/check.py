@@ -2,7 +2,7 @@
 
 :func:`check_sheet` answers the question a tournament organiser asks of a finished map: could one
 game of Cartographers (or Cartographers Heroes) have drawn this?  It reports, in the spirit of
-python-chess's ``Board.status()``, every problem it finds (CONTRACT section 4):
+python-chess's ``Board.status()``, every problem it finds (docs/INTERFACES.md §3, ``check``):
 
 * ``unreadable``: ``?`` cells (they are then wildcards for the other checks);
 * ``unexplained_region``: cells of one terrain that the game's shapes, within one game's draws,
@@ -23,7 +23,7 @@ search is bounded (:data:`NODE_BUDGET` per region): past it the answer is partia
 (``CheckResult.partial``) and the region is given the benefit of the doubt, never a hang.
 
 Rulings (docs/RULINGS.md section 7): which game a side plays (:data:`EDITIONS`), and that a 1x1 drawn
-because a shape did not fit is accepted when some card's shape does not fit the final empty spaces
+because a shape did not fit is accepted when none of some card's shapes fits the final empty spaces
 plus those 1x1 cells (spaces never become empty again, so a shape that fits there fitted then too).
 """
 
@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from rules.errors import SheetError
 from rules.grid import (
@@ -66,15 +66,19 @@ from rules.sheet import Sheet, Terrain
 __all__ = [
     "EDITIONS",
     "NODE_BUDGET",
+    "TIME_BUDGET",
     "CheckProblem",
     "CheckResult",
     "Code",
+    "CoinBounds",
     "Edition",
     "Explanation",
     "Piece",
     "check_sheet",
     "check_text",
+    "coin_bounds",
     "explain",
+    "least_time",
     "outline_problems",
     "pieces_from_labels",
 ]
@@ -86,7 +90,7 @@ SUBSET_LIMIT = 256
 
 
 class Code(StrEnum):
-    """The problem codes of ``cartoscan check`` (CONTRACT section 4, plus a few of our own)."""
+    """The problem codes of ``cartoscan check`` (docs/INTERFACES.md §3, ``check``; plus a few of our own)."""
 
     UNREADABLE = "unreadable"
     UNEXPLAINED_REGION = "unexplained_region"
@@ -163,7 +167,7 @@ class CheckResult:
         return not self.problems
 
     def to_json(self) -> dict[str, Any]:
-        """``{"ok", "problems": [{"code", "cells", "message"}]}`` (CONTRACT section 4), plus
+        """``{"ok", "problems": [{"code", "cells", "message"}]}`` (docs/INTERFACES.md §3, ``check``), plus
         ``"partial": true`` when a search was cut short."""
         out: dict[str, Any] = {"ok": self.ok, "problems": [p.to_json() for p in self.problems]}
         if self.partial:
@@ -287,12 +291,13 @@ def _specs(edition: str, terrain: Terrain) -> tuple[_Spec, ...]:
 
 @cache
 def _option_placements(edition: str) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    """Every explore option's placements (all orientations), for "did this shape still fit?"."""
+    """Each explore card's placements, all its shapes in all orientations together, for "could this
+    card still be drawn?" (a 1x1 is drawn only when none of the card's shapes fits; base rulebook p.5
+    "cannot legally draw any of the available shapes")."""
     out: list[tuple[str, tuple[int, ...]]] = []
     for card in EDITIONS[edition].explore:
-        for option in card.shapes:
-            if len(option.cells) > 1:
-                out.append((card.name, _placements(option.cells)))
+        if all(len(option.cells) > 1 for option in card.shapes):
+            out.append((card.name, tuple(m for option in card.shapes for m in _placements(option.cells))))
     return tuple(out)
 
 
@@ -320,6 +325,179 @@ def _max_draws(thresholds: Sequence[int], times: Sequence[int]) -> list[int]:
 
 def _draw_caps(ed: Edition) -> list[int]:
     return _max_draws(ed.thresholds, [c.time for c in ed.explore])
+
+
+def _max_time(ed: Edition, seasons: Sequence[int]) -> int:
+    """The most time the explore cards of `seasons` (indices) can show: a season ends as soon as its
+    cards' time meets its threshold, so before its last card it stood below the threshold (base
+    rulebook "Check Phase"): at most threshold - 1 + the dearest card's time."""
+    dearest = max(c.time for c in ed.explore)
+    return sum(ed.thresholds[s] - 1 + dearest for s in seasons)
+
+
+# ---------------------------------------------------------------------------------------------
+# The time the drawn terrain costs: one game's draws
+
+TIME_BUDGET = 6000
+"""Search states per region of one terrain for the least explore time; past it the region counts 0."""
+_NO_CARD = 1000
+"""The cost of a 1x1 that no card's fallback can have drawn (only Rift Lands / Kethra's Gates)."""
+
+
+def _fallback_costs(sheet: Sheet, ed: Edition) -> dict[int, int]:
+    """For each cell (bit), the least time of a card whose 1x1 fallback can have drawn it: a card none
+    of whose shapes fits the empty spaces plus that cell, or (base deck, after a ruins card) none of
+    whose shapes covers a ruins space there (base rulebook p.5 Draw Phase, p.6 Ruins); spaces never
+    become empty again, so those spaces were empty then.  :data:`_NO_CARD` where no card's can."""
+    free = _mask(sheet.empty_cells)
+    ruins = _mask(sheet.ruins) if ed.ruins_cards else 0
+    everywhere = (1 << (SIZE * SIZE)) - 1
+    cost = dict.fromkeys((1 << i for i in range(SIZE * SIZE)), _NO_CARD)
+    for name, placements in _option_placements(ed.name):
+        time = EXPLORE[name].time
+        fits = 0  # cells where a shape fits with that cell empty too
+        covers = 0  # likewise, covering a ruins space
+        for m in placements:
+            rest = m & ~free
+            if rest & (rest - 1):
+                continue  # two or more filled cells in the way
+            fits |= rest or everywhere
+            if m & ruins:
+                covers |= rest or everywhere
+        blocked = everywhere & ~(covers if ed.ruins_cards else fits)
+        for bit in _bits(blocked):
+            cost[bit] = min(cost[bit], time)
+    return cost
+
+
+def _least_time(
+    required: int,
+    optional: int,
+    placements: Sequence[tuple[int, int]],
+    times: Sequence[int],
+    singles: Mapping[int, int],
+    free: int,
+    budget: int,
+) -> tuple[int, ...] | None:
+    """The least time of explore cards that can have drawn `required` (`optional` cells may be covered
+    too): ``out[r]`` with up to `r` 1x1s free (Rift Lands), the others costing ``singles[bit]``; shape
+    placements ``(mask, spec)`` cost ``times[spec]``.  Exact (memoised on what is left to cover);
+    None past `budget` states."""
+    by_first: dict[int, list[tuple[int, int]]] = {}
+    for mask, k in placements:
+        low = (mask & required) & -(mask & required)
+        by_first.setdefault(low, []).append((mask, times[k]))
+    memo: dict[tuple[int, int], tuple[int, ...]] = {}
+    zero = (0,) * (free + 1)
+
+    def least(rem: int, opt: int) -> tuple[int, ...]:
+        if not rem:
+            return zero
+        got = memo.get((rem, opt))
+        if got is not None:
+            return got
+        if len(memo) > budget:
+            raise _Cut
+        low = rem & -rem
+        avail = rem | opt
+        sub = least(rem ^ low, opt)
+        cost = singles[low]
+        best = [cost + sub[0], *(min(cost + sub[r], sub[r - 1]) for r in range(1, free + 1))]
+        for mask, time in by_first.get(low, ()):
+            if mask & avail == mask:
+                sub = least(rem & ~mask, opt & ~mask)
+                best = [min(b, time + v) for b, v in zip(best, sub, strict=True)]
+        out = tuple(best)
+        memo[(rem, opt)] = out
+        return out
+
+    try:
+        return least(required, optional)
+    except _Cut:
+        return None
+
+
+def least_time(
+    sheet: Sheet,
+    edition: str,
+    *,
+    region: frozenset[Cell] | None = None,
+    seasons: int = 4,
+    budget: int = TIME_BUDGET,
+) -> tuple[int, bool]:
+    """The least total time of the explore cards that can have drawn the forest, village, farm and
+    water of `sheet` (within `region`), and whether a search was cut short (that region then counts 0).
+
+    Each piece costs the time of the cheapest card offering its shape in its terrain; a 1x1 costs
+    nothing for up to `seasons` of them (Rift Lands / Kethra's Gates, once a season), else the time of
+    a card whose fallback can have drawn it (:func:`_fallback_costs`).  Card counts are not limited, so
+    this is a lower bound on one game's draws: more than :func:`_max_time` is a problem.
+    """
+    ed = EDITIONS[edition]
+    stars = sheet.stars
+    wild = 0
+    for i, t in enumerate(sheet.cells):
+        if t is Terrain.UNKNOWN or (t is Terrain.DESTROYED and CELLS[i] not in stars):
+            wild |= 1 << i
+    inside = _mask(region) if region is not None else (1 << (SIZE * SIZE)) - 1
+    wild &= inside
+    costs = _fallback_costs(sheet, ed)
+    total = [0] * (seasons + 1)  # the least time with up to r free 1x1s over the parts so far
+    cut = False
+    for terrain in (Terrain.FOREST, Terrain.VILLAGE, Terrain.FARM, Terrain.WATER):
+        required = _mask(sheet.cells_of(terrain)) & inside
+        if not required:
+            continue
+        specs = _specs(edition, terrain)
+        times = [min(EXPLORE[n].time for n in spec.cards) for spec in specs]
+        avail = required | wild
+        fitting = [
+            (m, k) for k, spec in enumerate(specs) for m in spec.placements if m & avail == m and m & required
+        ]
+        for part in _components(required, wild, fitting):
+            inside_part = [pl for pl in fitting if pl[0] & part]
+            got = _least_time(part, wild, inside_part, times, costs, seasons, budget)
+            if got is None:
+                cut = True
+                continue
+            total = [min(total[a] + got[r - a] for a in range(r + 1)) for r in range(seasons + 1)]
+    return total[seasons], cut
+
+
+def _time_problems(
+    sheet: Sheet,
+    ed: Edition,
+    ex: Explanation,
+    which: Sequence[int],
+    code: Code,
+    region: frozenset[Cell] | None = None,
+) -> tuple[list[CheckProblem], bool]:
+    """More explore time than the seasons `which` can show (:func:`least_time`, :func:`_max_time`).
+    The explanation `ex` already found is one way to draw the sheet: when its time is within the
+    seasons' time, so is the least, and the search is skipped."""
+    most = _max_time(ed, which)
+    costs = _fallback_costs(sheet, ed)
+    shapes = [p for p in ex.pieces if p.cards and p.terrain is not Terrain.MONSTER]
+    singles = sorted(
+        (costs[_mask(p.cells)] for p in ex.pieces if not p.cards and p.terrain is not Terrain.MONSTER),
+        reverse=True,
+    )[len(which) :]
+    if sum(min(EXPLORE[n].time for n in p.cards) for p in shapes) + sum(singles) <= most:
+        return [], False
+    need, cut = least_time(sheet, ed.name, region=region, seasons=len(which))
+    if most < need < _NO_CARD:
+        drawn = (Terrain.FOREST, Terrain.VILLAGE, Terrain.FARM, Terrain.WATER)
+        cells = tuple(sorted(c for c in sheet.cells_of(*drawn) if region is None or c in region))
+        return [
+            CheckProblem(
+                code,
+                cells,
+                f"the drawn terrain needs explore cards worth at least {need} time; "
+                f"{len(which)} season{'s' if len(which) > 1 else ''} show at most {most} "
+                "(a season ends once its cards' time meets its threshold)",
+            )
+        ], cut
+    return [], cut
 
 
 # ---------------------------------------------------------------------------------------------
@@ -619,8 +797,9 @@ def _forced_possible(
     options: Iterable[tuple[str, tuple[int, ...]]],
     on: int | None = None,
 ) -> bool:
-    """Could `k` of the 1x1 pieces `singles` have been forced, i.e. drawn when some card's shape could
-    not be drawn (on `on` cells, for a ruins card)?  Spaces never become empty again, so when those
+    """Could `k` of the 1x1 pieces `singles` have been forced, i.e. drawn when none of some card's
+    shapes could be drawn (on `on` cells, for a ruins card)?  `options` holds each card's placements,
+    all its shapes together.  Spaces never become empty again, so when those
     1x1s were drawn the empty spaces held today's (`free`) and the 1x1s' cells: a shape that fits
     there fitted then (base rulebook p.5 "If a player cannot legally draw any of the available
     shapes"; p.6 ruins)."""
@@ -628,7 +807,7 @@ def _forced_possible(
 
     def blocked(extra: int) -> bool:
         space = free | extra
-        target = on if on is None else on | extra
+        target = on if on is None else on & space  # the ruins still unfilled then, at least
         for placements in opts:
             if target is None:
                 if not _fits(placements, space):
@@ -796,8 +975,8 @@ def _dragon_paid_possible(sheet: Sheet, ed: Edition) -> bool:
     grid = sheet.cells
     filled = sheet.filled_mask
     monsterish = _mask(sheet.cells_of(Terrain.MONSTER, Terrain.DESTROYED, Terrain.UNKNOWN))
-    # Its own shape, or a 1x1 when the shape did not fit (our game player pays for that one too).
-    for m in (*_placements(dragon.shape.cells), *_placements(frozenset({(0, 0)}))):
+    # Its own shape only: a 1x1 drawn when the shape did not fit carries no letter, so no dragon.
+    for m in _placements(dragon.shape.cells):
         if m & monsterish != m:
             continue
         cells = _cells(m)
@@ -827,11 +1006,42 @@ def _mountains(sheet: Sheet) -> tuple[frozenset[Cell], frozenset[Cell]]:
     return sure, maybe
 
 
+class CoinBounds(NamedTuple):
+    """What can have paid a sheet's coins (:func:`coin_bounds`)."""
+
+    surrounded: int
+    """Mountains surrounded for sure (each paid 1 coin)."""
+    maybe: int
+    """Mountains that may be surrounded (a ``?`` neighbour counts as filled)."""
+    shapes: int
+    """The most coin shapes: each coin card once a season, no more than fit disjointly in its terrain."""
+    dragon: int
+    """3 when a Dragon Inferno can have paid, else 0."""
+
+    @property
+    def least(self) -> int:
+        return min(self.surrounded, COIN_TRACK)
+
+    @property
+    def most(self) -> int:
+        return min(COIN_TRACK, self.maybe + self.shapes + self.dragon)
+
+
+def coin_bounds(sheet: Sheet, edition: str, seasons: int = 4) -> CoinBounds:
+    """The coins (filled and spent) `sheet` can hold after `seasons` seasons: at least one per surrounded
+    mountain, at most those, the coin shapes and a paid dragon (base rulebook p.5; Dragon Inferno)."""
+    ed = EDITIONS[edition]
+    sure, maybe = _mountains(sheet)
+    dragon = 3 if _dragon_paid_possible(sheet, ed) else 0
+    return CoinBounds(len(sure), len(maybe), _coin_shapes_max(sheet, ed, seasons), dragon)
+
+
 def _coin_problems(sheet: Sheet, ed: Edition, seasons: int) -> list[CheckProblem]:
     out: list[CheckProblem] = []
     have = sheet.coins + sheet.spent
-    sure, maybe = _mountains(sheet)
-    if have < min(len(sure), COIN_TRACK):
+    sure, _ = _mountains(sheet)
+    bounds = coin_bounds(sheet, ed.name, seasons)
+    if have < bounds.least:
         out.append(
             CheckProblem(
                 Code.COINS_MISSING,
@@ -840,15 +1050,14 @@ def _coin_problems(sheet: Sheet, ed: Edition, seasons: int) -> list[CheckProblem
                 "(each pays 1 coin; base rulebook p.5)",
             )
         )
-    shapes = _coin_shapes_max(sheet, ed, seasons)
-    dragon = 3 if _dragon_paid_possible(sheet, ed) else 0
-    most = min(COIN_TRACK, len(maybe) + shapes + dragon)
-    if have > most:
-        why = f"{len(maybe)} surrounded mountains and at most {shapes} coin shapes"
-        why += " and the dragon's 3" if dragon else ""
+    if have > bounds.most:
+        why = f"{bounds.maybe} surrounded mountains and at most {bounds.shapes} coin shapes"
+        why += " and the dragon's 3" if bounds.dragon else ""
         out.append(
             CheckProblem(
-                Code.COINS_EXCEED, (), f"{have} coins (filled and spent) but {why} pay at most {most}"
+                Code.COINS_EXCEED,
+                (),
+                f"{have} coins (filled and spent) but {why} pay at most {bounds.most}",
             )
         )
     return out
@@ -1002,13 +1211,9 @@ def _destroyed_problems(sheet: Sheet, ed: Edition, seasons: int) -> list[CheckPr
     near: set[Cell] = set()
     cap = 0
     for card in ed.destroyers:
-        # Its own shape, or a 1x1 when the shape did not fit (the rulebook notes no letter then, so no
-        # effect; our game player still applies it, and we accept that).
-        bodies = [
-            m
-            for m in (*_placements(card.shape.cells), *_placements(frozenset({(0, 0)})))
-            if m & monsterish == m
-        ]
+        # Its own shape only: a 1x1 drawn when the shape did not fit carries no letter and so no
+        # effect (de-H Hinterhalt: "In diesem Fall wird kein Buchstabe notiert").
+        bodies = [m for m in _placements(card.shape.cells) if m & monsterish == m]
         for m in bodies:
             body = set(_cells(m))
             near |= {n for c in body for n in neighbours(*c)} - body
@@ -1162,6 +1367,8 @@ def _season_problems(before: Sheet, after: Sheet, ed: Edition, season: int | Non
     for problem in _singles_problems(after, ex, ed, 1):
         out.append(CheckProblem(Code.SEASON_PLACEMENT, problem.cells, "this season: " + problem.message))
     out += _draws_problems(ex, 1, Code.SEASON_PLACEMENT, "one season")
+    which = season if season is not None else max(range(len(ed.thresholds)), key=lambda i: ed.thresholds[i])
+    out += _time_problems(after, ed, ex, [which], Code.SEASON_PLACEMENT, region=new)[0]
     # Coins earned this season.
     gained = (after.coins + after.spent) - (before.coins + before.spent)
     sure_before, maybe_before = _mountains(before)
@@ -1227,6 +1434,8 @@ def _check(
             )
         )
     problems += _draws_problems(ex, seasons, Code.UNEXPLAINED_REGION, "one game")
+    timed, cut = _time_problems(sheet, ed, ex, range(seasons), Code.UNEXPLAINED_REGION)
+    problems += timed
     ambush = [p for p in ex.pieces if p.terrain is Terrain.MONSTER and p.cards]
     if len(ambush) > seasons:
         problems.append(
@@ -1255,7 +1464,7 @@ def _check(
         problems += _season_problems(before, sheet, ed, season)
     order = list(Code)
     problems.sort(key=lambda p: (order.index(p.code), p.cells))
-    return CheckResult(tuple(problems), ex.pieces, ed.name, ex.partial)
+    return CheckResult(tuple(problems), ex.pieces, ed.name, ex.partial or cut)
 
 
 def check_sheet(

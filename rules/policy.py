@@ -136,7 +136,8 @@ class Verdict:
         return self.uncertain.doubts
 
     def doubtful_json(self) -> dict[str, Any] | None:
-        """The CONTRACT ``"doubtful"`` object of a result scored despite doubts, or None.
+        """The ``"doubtful"`` object (docs/INTERFACES.md §3, ``score``) of a result scored despite
+        doubts, or None.
 
         ``{"cells": [...], "certain": bool, "warnings": [...]}``: ``certain`` is True when the cells
         were shown not to change the score (settled), False when the most likely reading was scored

@@ -218,9 +218,9 @@ class SeasonScore:
         return points + self.coins + self.monsters
 
     def to_json(self) -> dict[str, Any]:
-        """The CONTRACT shape: ``{"name", "edicts", "coins", "monsters", "total"}``; ``edicts`` maps
-        each scored card id to its points (ids, like the top-level ``cards``), and ``edict_letters``
-        says which edict letter each card stood under."""
+        """The ``season`` object of docs/INTERFACES.md §3 (``score``): ``{"name", "edicts", "coins",
+        "monsters", "total"}``; ``edicts`` maps each scored card id to its points (ids, like the
+        top-level ``cards``), and ``edict_letters`` says which edict letter each card stood under."""
         return {
             "name": self.season.value,
             "edicts": {card.id: score.points for card, score in self.edicts.values()},

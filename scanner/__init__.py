@@ -3,6 +3,7 @@
 Stages (each a pure function; expected failures are returned as a falsy :class:`Failure`)::
 
     load_image(path)            -> ndarray | Failure
+    load_photo(path)            -> Photo | Failure   (a large JPEG shrunk while decoding)
     locate_sheet(image)         -> Location | Failure
     locate_from_corners(image, corners) -> Location | Failure
     rectify.rectify(image, corners) -> canonical ndarray
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from scanner.failure import REASONS, Failure
-    from scanner.load import load_image
+    from scanner.load import Photo, load_image, load_photo
     from scanner.locate import Location, locate_from_corners, locate_sheet, locate_sheets
     from scanner.orient import Orientation, judge
     from scanner.pipeline import Reading, read_image, read_photo, read_photo_sheets, read_sheets
@@ -32,6 +33,8 @@ _WHERE = {
     "REASONS": "failure",
     "Failure": "failure",
     "load_image": "load",
+    "load_photo": "load",
+    "Photo": "load",
     "Location": "locate",
     "locate_from_corners": "locate",
     "locate_sheet": "locate",
@@ -55,12 +58,14 @@ __all__ = [
     "Failure",
     "Location",
     "Orientation",
+    "Photo",
     "Reading",
     "cell_patches",
     "coin_patches",
     "edge_strips",
     "judge",
     "load_image",
+    "load_photo",
     "locate_from_corners",
     "locate_sheet",
     "locate_sheets",

@@ -46,6 +46,12 @@ MAX_FILE_BYTES = 128 * 1024 * 1024
 """Refuse photo files above 128 MiB before reading them whole: a 50 MP phone JPEG is ~25 MB, a 64 MP
 PNG of a scan at most ~190 MB uncompressed but far less compressed (a bound on read memory)."""
 
+WORK_SIDE = 1500
+"""Long side in px a large JPEG photo may be shrunk to while it is decoded (by 2, 4 or 8: libjpeg does
+this for a fraction of the cost of a full decode): a sheet filling the frame still has its grid at
+~80 px per cell there, well above the canonical image's 48.  A photo whose grid comes out under
+:data:`CANON_PPC` px per cell there (a sheet small in the frame) is read again at full size."""
+
 # --- locate ------------------------------------------------------------------------------------------
 LOCATE_SIDE = 960
 """Long side in px of the downscaled copy used to find candidate quadrilaterals: a sheet at 25 % of

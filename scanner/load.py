@@ -2,7 +2,9 @@
 
 EXIF orientation is applied (the array shows the scene upright as the phone displayed it), the pixel
 count is checked from the header before decoding (decompression bombs), and a reduced decode is
-available where a quarter or an eighth of the pixels suffice.
+available where a quarter or an eighth of the pixels suffice: :func:`load_photo` lets libjpeg shrink a
+large JPEG while decoding it (a 12 MP photo decodes in half the time at half the side) and says by how
+much, so that positions can be given in the photo's own pixels.
 
 Hostile files are expected failures, not hangs or noise: only regular files are opened (a FIFO or a
 device would block or never end), at most :data:`scanner.constants.MAX_FILE_BYTES` are read, a JPEG or
@@ -18,14 +20,14 @@ import os
 import tempfile
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 import cv2
 import numpy as np
 
-from scanner.constants import MAX_PIXELS
+from scanner.constants import MAX_PIXELS, WORK_SIDE
 from scanner.failure import Failure
 from scanner.files import read_file
 
@@ -182,6 +184,74 @@ def decode_image(data: bytes, *, max_pixels: int = MAX_PIXELS, reduce: int = 1) 
     return np.ascontiguousarray(image)
 
 
+def jpeg_reduction(data: bytes, min_side: int) -> int:
+    """The largest factor (2, 4 or 8) by which libjpeg may shrink the JPEG in `data` while decoding it
+    and keep its long side at least `min_side` px; 1 when none may, and for other formats (their
+    decoders decode whole and resize after: nothing gained) or a header that cannot be read.
+
+    >>> jpeg_reduction(b"not a JPEG", 1000)
+    1
+    """
+    size = _header_size(data) if data[:2] == b"\xff\xd8" else None
+    if size is None:
+        return 1
+    return next((f for f in (8, 4, 2) if max(size) / f >= min_side), 1)
+
+
+class Photo(NamedTuple):
+    """A decoded photo and the reduction it was decoded at (see :func:`load_photo`)."""
+
+    image: np.ndarray
+    """``(H, W, 3)`` uint8 BGR, EXIF orientation applied."""
+    scale: int
+    """Photo px per image px: 1, or the factor libjpeg shrank the photo by while decoding it."""
+
+    def to_photo(self, points: np.ndarray) -> np.ndarray:
+        """Image px -> the photo's own px (pixel centres: image px ``i`` covers photo px ``s*i`` to
+        ``s*i + s - 1``)."""
+        return np.asarray(points, dtype=np.float64) * self.scale + (self.scale - 1) / 2
+
+    def to_image(self, points: np.ndarray) -> np.ndarray:
+        """The photo's own px -> image px (the inverse of :meth:`to_photo`)."""
+        return (np.asarray(points, dtype=np.float64) - (self.scale - 1) / 2) / self.scale
+
+
+def load_photo(
+    path: str | Path, *, min_side: int | None = WORK_SIDE, max_pixels: int = MAX_PIXELS
+) -> Photo | Failure:
+    """Decode a photo file as :func:`load_image` does, a large JPEG shrunk while decoding it.
+
+    Parameters
+    ----------
+    path : str or Path
+    min_side : int or None
+        A JPEG is decoded at the largest reduction (2, 4 or 8) that keeps its long side at least this
+        many px (:func:`jpeg_reduction`); other formats, and every photo when None, whole.
+    max_pixels : int
+        Refuse images whose header announces more pixels than this (the photo's full size).
+
+    Returns
+    -------
+    Photo or Failure
+        The image and its reduction, or ``Failure`` with reason ``unreadable`` or ``too_large``.
+    """
+    loaded = _load(path, max_pixels=max_pixels, reduce=lambda data: _reduction(data, min_side))
+    return loaded if isinstance(loaded, Failure) else Photo(*loaded)
+
+
+def decode_photo(
+    data: bytes, *, min_side: int | None = WORK_SIDE, max_pixels: int = MAX_PIXELS
+) -> Photo | Failure:
+    """:func:`load_photo` of a photo held in memory (an upload): see :func:`decode_image`."""
+    scale = _reduction(data, min_side)
+    image = decode_image(data, max_pixels=max_pixels, reduce=scale)
+    return image if isinstance(image, Failure) else Photo(image, scale)
+
+
+def _reduction(data: bytes, min_side: int | None) -> int:
+    return 1 if min_side is None else jpeg_reduction(data, min_side)
+
+
 def load_image(path: str | Path, *, max_pixels: int = MAX_PIXELS, reduce: int = 1) -> np.ndarray | Failure:
     """Decode an image file to a BGR ``uint8`` array with EXIF orientation applied.
 
@@ -204,13 +274,24 @@ def load_image(path: str | Path, *, max_pixels: int = MAX_PIXELS, reduce: int = 
     """
     if reduce not in _REDUCED_FLAGS:
         raise ValueError(f"reduce must be one of {sorted(_REDUCED_FLAGS)}, not {reduce}")
+    loaded = _load(path, max_pixels=max_pixels, reduce=lambda _: reduce)
+    return loaded if isinstance(loaded, Failure) else loaded[0]
+
+
+def _load(
+    path: str | Path, *, max_pixels: int, reduce: Callable[[bytes], int]
+) -> tuple[np.ndarray, int] | Failure:
+    """Read the file whole, then decode it at the reduction ``reduce(its bytes)``: (image, reduction)."""
     path = Path(path)
     data = read_file(path)
     if isinstance(data, Failure):
         return data
+    factor = reduce(data)
     if path.suffix.lower() in _HEIF_SUFFIXES:
-        return _load_heif(path, data, max_pixels=max_pixels, reduce=reduce)
-    return decode_image(data, max_pixels=max_pixels, reduce=reduce)
+        image = _load_heif(path, data, max_pixels=max_pixels, reduce=factor)
+    else:
+        image = decode_image(data, max_pixels=max_pixels, reduce=factor)
+    return image if isinstance(image, Failure) else (image, factor)
 
 
 def _load_heif(path: Path, data: bytes, *, max_pixels: int, reduce: int) -> np.ndarray | Failure:

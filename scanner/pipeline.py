@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from rules import Cell, Sheet, Terrain, cell_label, cells_label
+from rules.grid import SIZE
 from scanner.classify import Models, SheetReading, classify_sheet
-from scanner.constants import ALTERNATIVE_PROBABILITY, TERRAIN_SYMBOLS
+from scanner.constants import ALTERNATIVE_PROBABILITY, CANON_PPC, MAX_PIXELS, TERRAIN_SYMBOLS, WORK_SIDE
 from scanner.debug import DebugSink, emit
 from scanner.failure import Failure
-from scanner.load import load_image
+from scanner.load import Photo, decode_photo, load_image, load_photo
 from scanner.rectify import rectify
 from scanner.sample import cell_patches, coin_patches, edge_strips
 
@@ -37,6 +38,7 @@ __all__ = [
     "read_image",
     "read_location",
     "read_photo",
+    "read_photo_data",
     "read_photo_sheets",
     "read_sheets",
 ]
@@ -126,7 +128,7 @@ class Reading:
         return UncertainSheet(self.guess, self.alternatives, self.doubts)
 
     def to_json(self) -> dict[str, Any]:
-        """The CONTRACT §3 ``scan`` object plus this project's extra fields."""
+        """The ``scan --json`` object of docs/INTERFACES.md §3 plus this project's extra fields."""
         return {
             "side": self.side,
             "grid": list(self.sheet.rows),
@@ -180,18 +182,66 @@ def read_photo(
     debug: DebugSink | None = None,
     models: Models | None = None,
 ) -> Reading | Failure:
-    """Read one photo file of a map sheet: :func:`scanner.load.load_image`, then :func:`read_image`.
+    """Read one photo file of a map sheet: :func:`scanner.load.load_photo`, then :func:`read_image`.
+
+    A large JPEG is read shrunk while decoding (to :data:`scanner.constants.WORK_SIDE`); it is read
+    again at full size when that fails or leaves the grid under ``CANON_PPC`` px per cell, the
+    canonical image's own resolution.  `corners` and the reading's corners are in the photo's own px.
 
     Returns
     -------
     Reading, or a falsy Failure (``unreadable``, ``too_large``, ``no_sheet``, ...).
     """
+    return _read_shrunk(lambda min_side: load_photo(path, min_side=min_side),
+                        corners=corners, side=side, debug=debug, models=models)
+
+
+def read_photo_data(
+    data: bytes, *, max_pixels: int = MAX_PIXELS, side: str | None = None, models: Models | None = None
+) -> Reading | Failure:
+    """:func:`read_photo` of a photo held in memory (an upload's bytes), decoded and shrunk alike, so
+    that the web page reads what the command reads; `max_pixels` caps the photo's own size."""
+    return _read_shrunk(lambda min_side: decode_photo(data, min_side=min_side, max_pixels=max_pixels),
+                        corners=None, side=side, debug=None, models=models)
+
+
+def _read_shrunk(
+    decode: Callable[[int | None], Photo | Failure],
+    *,
+    corners: np.ndarray | None,
+    side: str | None,
+    debug: DebugSink | None,
+    models: Models | None,
+) -> Reading | Failure:
+    """Read ``decode(WORK_SIDE)``, or ``decode(None)`` (full size) when that fails or leaves the grid
+    under ``CANON_PPC`` px per cell; positions in the photo's own px."""
+
+    def read(photo: Photo, started: float) -> Reading | Failure:
+        given = None if corners is None else photo.to_image(corners)
+        reading = read_image(photo.image, corners=given, side=side, debug=debug, models=models,
+                             timings={"load": time.perf_counter() - started})
+        if isinstance(reading, Failure) or photo.scale == 1:
+            return reading
+        return replace(reading, corners=photo.to_photo(reading.corners))
+
     t = time.perf_counter()
-    image = load_image(path)
-    if isinstance(image, Failure):
-        return image
-    load = time.perf_counter() - t
-    return read_image(image, corners=corners, side=side, debug=debug, models=models, timings={"load": load})
+    photo = decode(WORK_SIDE)
+    if isinstance(photo, Failure):
+        return photo
+    reading = read(photo, t)
+    if photo.scale == 1 or (
+        isinstance(reading, Reading) and _grid_pitch(reading.corners) >= CANON_PPC * photo.scale
+    ):
+        return reading
+    t = time.perf_counter()
+    photo = decode(None)
+    return photo if isinstance(photo, Failure) else read(photo, t)
+
+
+def _grid_pitch(corners: np.ndarray) -> float:
+    """Mean side of the grid quadrilateral (A1, A11, K11, K1 corners) per cell, in px."""
+    sides = np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)
+    return float(sides.mean()) / SIZE
 
 
 def read_image(
@@ -284,7 +334,8 @@ def read_sheets(
 def read_photo_sheets(
     path: str | Path, *, side: str | None = None, models: Models | None = None
 ) -> tuple[Reading, ...] | Failure:
-    """:func:`read_sheets` of a photo file (loaded as :func:`read_photo` does)."""
+    """:func:`read_sheets` of a photo file, decoded at full size (several sheets share the frame, each
+    small in it, so :func:`read_photo`'s shrunk decode would rarely hold)."""
     t = time.perf_counter()
     image = load_image(path)
     if isinstance(image, Failure):

@@ -3,7 +3,8 @@
 ``make_sample(seed, tier=..., split=...)`` is a pure function of its arguments (one
 ``numpy.random.Generator`` built from the seed and the split is passed down; no global state), so a
 seed names a sample forever. ``write_sample`` stores ``<stem>.jpg`` (the very JPEG bytes the camera
-produced), ``<stem>.sheet`` (CONTRACT notation) and ``<stem>.json`` (corners, coins, orientation...).
+produced), ``<stem>.sheet`` (the notation of docs/INTERFACES.md §1) and ``<stem>.json`` (corners,
+coins, orientation...).
 """
 
 from __future__ import annotations

@@ -188,23 +188,21 @@ class _Table:
         card = EXPLORE[name]
         rng = self.rng
         options = list(card.shapes)
-        if len(options) == 2 and rng.random() < COIN_SHAPE_CHANCE:
-            options = options[:1]
-        elif len(options) == 2:
-            options = options[1:]
-        option = options[0]
+        if len(options) == 2 and rng.random() >= COIN_SHAPE_CHANCE:
+            options.reverse()  # the preferred shape first, the other when it has no room
         terrains = list(card.terrains)
         if Terrain.MONSTER in terrains and rng.random() < 0.8:  # rift lands: rarely a monster
             terrains.remove(Terrain.MONSTER)
         terrain = terrains[int(rng.integers(len(terrains)))]
-        spots = legal_placements(self.sheet, option.cells)
-        if ruins:
-            on_ruins = [s for s in spots if s & self.sheet.unfilled_ruins]
-            if not on_ruins:
-                self._one_by_one(card.name)
-                return
-            spots = on_ruins
-        if not spots:  # rulebook: a shape that does not fit becomes a 1x1 of any terrain
+        # A 1x1 only when no shape of the card can be drawn (on a ruins space, after a ruins card):
+        # base rulebook p.5 "cannot legally draw any of the available shapes", p.6 Ruins.
+        for option in options:
+            spots = legal_placements(self.sheet, option.cells)
+            if ruins:
+                spots = [s for s in spots if s & self.sheet.unfilled_ruins]
+            if spots:
+                break
+        else:
             self._one_by_one(card.name)
             return
         k = _choose(rng, _spot_scores(self.sheet, spots, terrain) + rng.normal(0, 0.3, len(spots)),
@@ -230,8 +228,12 @@ class _Table:
         else:
             spots = legal_placements(self.sheet, card.shape.cells)
             if not spots:
+                # A 1x1 monster without the monster's letter (de-H Hinterhalt: "In diesem Fall wird
+                # kein Buchstabe notiert"), so without its effect: no dragon, zombie, troll or gorgon.
                 spots = [frozenset([c]) for c in self.empty_cells()]
-            if not spots:
+                if spots:
+                    cells = spots[_choose(rng, _monster_scores(self.sheet, spots), 1.0)]
+                    self.draw(cells, Terrain.MONSTER, neighbour=not self.solo, card=card.name)
                 return
             cells = spots[_choose(rng, _monster_scores(self.sheet, spots), 1.0)]
         self.draw(cells, Terrain.MONSTER, neighbour=not self.solo, card=card.name)

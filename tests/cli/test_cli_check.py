@@ -1,4 +1,5 @@
-"""``cartoscan check`` and ``cartoscan game``: JSON (CONTRACT sections 4 and 6) and exit statuses."""
+"""``cartoscan check`` and ``cartoscan game``: JSON and exit statuses (docs/INTERFACES.md §3, `check`,
+`game`)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def test_check_a_legal_sheet(tmp_path: Path) -> None:
 
 
 def test_check_reports_every_problem_with_exit_4(tmp_path: Path) -> None:
-    """Header problem (coins + spent > 14) and grid problems, all at once (CONTRACT section 4)."""
+    """Header problem (coins + spent > 14) and grid problems, all at once (docs/INTERFACES.md §3, `check`)."""
     rows = ["..........."] * 11
     rows[2] = "..?........"
     text = "side: custom\ncoins: 10\nspent: 5\nstars: A1\n" + "\n".join(rows) + "\n"
@@ -67,7 +68,7 @@ def test_check_usage_and_unreadable_photo(tmp_path: Path) -> None:
 
 
 def test_game_json(tmp_path: Path) -> None:
-    """CONTRACT section 6: seasons, total, problems; --solo adds the rating and title."""
+    """docs/INTERFACES.md §3, `game`: seasons, total, problems; --solo adds the rating and title."""
     _, sheets = season_sheets(11)
     paths = [_write(tmp_path, f"{i}.sheet", s) for i, s in enumerate(sheets)]
     result = runner.invoke(app, ["game", *paths, "--cards", EDICTS, "--json", "--solo"])

@@ -1,4 +1,4 @@
-"""``cartoscan score`` and ``cartoscan cards``: exit codes, JSON fields (CONTRACT.md section 3), stdin."""
+"""``cartoscan score`` and ``cartoscan cards``: exit codes, JSON fields (docs/INTERFACES.md §3), stdin."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The web API (CONTRACT §5) through Starlette's test client: every status, bad uploads included."""
+"""The web API (docs/INTERFACES.md §3, `serve`) through Starlette's test client: every status, bad
+uploads included."""
 
 from __future__ import annotations
 

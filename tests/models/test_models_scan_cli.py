@@ -1,4 +1,5 @@
-"""`cartoscan scan` and the photo path of `cartoscan score`: CONTRACT §3 JSON, exit codes, '?' refusal."""
+"""`cartoscan scan` and the photo path of `cartoscan score`: JSON (docs/INTERFACES.md §3), exit codes,
+'?' refusal."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""rules.check: every problem of a sheet at once (CONTRACT section 4), known answers per rule and code."""
+"""rules.check: every problem of a sheet at once (docs/INTERFACES.md §3, `check`), known answers per
+rule and code."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def test_case_file_covers_every_grid_code() -> None:
 
 
 def test_json_matches_the_contract() -> None:
-    """CONTRACT section 4: {"ok": bool, "problems": [{"code", "cells", "message"}]}."""
+    """docs/INTERFACES.md §3, `check`: {"ok": bool, "problems": [{"code", "cells", "message"}]}."""
     sheet = Sheet.blank("A").replace({(2, 2): "?"}, stars="A1")
     js = check_sheet(sheet).to_json()
     assert js["ok"] is False and set(js) == {"ok", "problems"}
@@ -75,14 +76,14 @@ def test_json_matches_the_contract() -> None:
 
 
 def test_header_problem_does_not_hide_the_grid() -> None:
-    """CONTRACT section 1 header limits (coins + spent <= 14) reported beside the grid's problems."""
+    """docs/INTERFACES.md §1 header limits (coins + spent <= 14) reported beside the grid's problems."""
     text = "side: custom\ncoins: 10\nspent: 5\nstars: A1\n" + "\n".join(["..........."] * 11)
     codes = [p.code for p in check_text(text).problems]
     assert Code.COINS_EXCEED in codes and Code.STAR_WITHOUT_HERO in codes
 
 
 def test_side_contradiction_does_not_hide_the_grid() -> None:
-    """A terrain on a printed mountain (CONTRACT section 1) is reported, and the rest still checked."""
+    """A terrain on a printed mountain (docs/INTERFACES.md §1) is reported, and the rest still checked."""
     rows = list(Sheet.blank("A").rows)
     r, c = next(iter(Sheet.blank("A").printed.mountains))
     rows[r] = rows[r][:c] + "F" + rows[r][c + 1 :]
@@ -132,6 +133,31 @@ def test_season_placement() -> None:
     assert check_sheet(one, before=before, edition="base").ok
     codes = _codes(check_sheet(two, before=before, edition="base"))
     assert set(codes) == {"season_placement"}
+
+
+def test_season_time() -> None:
+    """A season's new spaces cost the time of the cards that drew them: winter ends once its cards' time
+    meets 6 (base rulebook "Check Phase"), so at most 6 - 1 + 2 = 7.  Three time-2 shapes (Hinterland
+    Stream, Orchard, Marshlands) are; five (with Fishing Village and Homestead: 10, or 9 with the
+    Fishing Village line as a Great River line of three and a Rift Lands 1x1) are not."""
+    before = Sheet.blank("custom")
+    three = before.replace(
+        {
+            **dict.fromkeys([(0, 0), (0, 1), (0, 2), (1, 0), (2, 0)], "P"),
+            **dict.fromkeys([(0, 6), (0, 7), (0, 8), (1, 8)], "F"),
+            **dict.fromkeys([(5, 8), (6, 8), (6, 9), (6, 10), (7, 8)], "W"),
+        }
+    )
+    five = three.replace(
+        {
+            **dict.fromkeys([(9, c) for c in range(1, 5)], "W"),
+            **dict.fromkeys([(4, 1), (5, 1), (5, 2), (6, 1)], "V"),
+        }
+    )
+    assert check_sheet(three, before=before, edition="base", season="winter").ok
+    problems = check_sheet(five, before=before, edition="base", season="winter").problems
+    assert [p.code.value for p in problems] == ["season_placement"], [str(p) for p in problems]
+    assert "at least 9 time" in problems[0].message and "at most 7" in problems[0].message
 
 
 def test_season_coins() -> None:

@@ -1,4 +1,4 @@
-"""load_image: formats, EXIF orientation, pixel cap before decoding, reduced decode, bad files."""
+"""load_image and load_photo: formats, EXIF orientation, pixel cap before decoding, reduced decode."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 from scanner import Failure, load_image
+from scanner.load import Photo, jpeg_reduction, load_photo
 
 
 def _pattern(h: int = 60, w: int = 90) -> np.ndarray:
@@ -72,6 +73,54 @@ def test_reduced_decode_halves_the_size(tmp_path: Path) -> None:
     cv2.imwrite(str(path), _pattern(120, 160))
     img = load_image(path, reduce=2)
     assert isinstance(img, np.ndarray) and img.shape == (60, 80, 3)
+
+
+@pytest.mark.parametrize(("min_side", "scale"), [(30, 4), (50, 2), (80, 2), (81, 1), (1000, 1)])
+def test_load_photo_shrinks_a_large_jpeg_as_far_as_min_side_allows(
+    tmp_path: Path, min_side: int, scale: int
+) -> None:
+    path = tmp_path / "p.jpg"
+    cv2.imwrite(str(path), _pattern(120, 160))
+    photo = load_photo(path, min_side=min_side)
+    assert isinstance(photo, Photo) and photo.scale == scale
+    assert photo.image.shape == (120 // scale, 160 // scale, 3)
+    assert photo.image[5, 5, 0] > 200 and photo.image[5, 5, 2] < 60  # still blue at the top-left
+
+
+def test_load_photo_decodes_other_formats_whole(tmp_path: Path) -> None:
+    path = tmp_path / "p.png"  # a PNG decoder would decode whole and resize after: nothing to gain
+    cv2.imwrite(str(path), _pattern(120, 160))
+    photo = load_photo(path, min_side=10)
+    assert isinstance(photo, Photo) and photo.scale == 1 and photo.image.shape == (120, 160, 3)
+    assert jpeg_reduction(path.read_bytes(), 10) == 1
+
+
+def test_load_photo_keeps_the_exif_turn_and_refuses_like_load_image(tmp_path: Path) -> None:
+    rgb = _pattern(120, 160)[:, :, ::-1]
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    path = tmp_path / "rot.jpg"
+    Image.fromarray(np.ascontiguousarray(rgb)).save(path, exif=exif.tobytes(), quality=95)
+    photo = load_photo(path, min_side=60)
+    assert isinstance(photo, Photo) and photo.scale == 2 and photo.image.shape == (80, 60, 3)
+    assert photo.image[3, 55, 0] > 200 and photo.image[3, 3, 0] < 60  # turned clockwise
+    got = load_photo(path, max_pixels=1000)  # the cap is on the photo's own size, not the reduced one
+    assert isinstance(got, Failure) and got.reason == "too_large"
+
+
+def test_photo_positions_map_pixel_centres_both_ways(tmp_path: Path) -> None:
+    # A bright dot at photo px (x, y) shows at image px to_image((x, y)) of the reduced decode.
+    big = np.full((400, 600, 3), 40, np.uint8)
+    cv2.circle(big, (301, 157), 6, (255, 255, 255), -1)
+    path = tmp_path / "dot.jpg"
+    cv2.imwrite(str(path), big, [cv2.IMWRITE_JPEG_QUALITY, 98])
+    photo = load_photo(path, min_side=150)
+    assert isinstance(photo, Photo) and photo.scale == 4
+    grey = photo.image[:, :, 1].astype(np.float64) - 40
+    ys, xs = np.mgrid[: grey.shape[0], : grey.shape[1]]
+    centre = np.array([(xs * grey).sum(), (ys * grey).sum()]) / grey.sum()
+    np.testing.assert_allclose(photo.to_photo(centre), (301, 157), atol=0.5)
+    np.testing.assert_allclose(photo.to_image(photo.to_photo(centre)), centre)
 
 
 @pytest.mark.parametrize(("name", "content"), [("notes.jpg", b"this is not an image"), ("empty.png", b"")])

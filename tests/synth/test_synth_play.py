@@ -9,7 +9,7 @@ import pytest
 
 from models.synth.play import SEASONS, Game, PlayError, random_game, replay
 from rules.grid import COIN_TRACK, SIZE
-from rules.shapes import AMBUSH, EXPLORE, orientations
+from rules.shapes import AMBUSH, EXPLORE, legal_placements, orientations
 from rules.sheet import Sheet, Terrain
 
 SEEDS = range(30)
@@ -51,6 +51,28 @@ def test_pieces_are_card_shapes_on_drawable_spaces(seed: int) -> None:
         for c in range(SIZE):
             if (r, c) not in seen and not blank[r, c].is_printed:
                 assert game.sheet[r, c] in (Terrain.EMPTY, Terrain.DESTROYED)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_1x1_only_when_no_shape_of_the_card_fits(seed: int) -> None:
+    """A 1x1 for an explore card only when none of its shapes can be drawn (anywhere, or on an unfilled
+    ruins space after a ruins card: base rulebook p.5, p.6), and a 1x1 monster (the ambush's shape did
+    not fit) carries no letter, so no effect (de-H Hinterhalt): no destroyed space, no dragon coins."""
+    game = _game(seed, season=4)
+    fallback_monster = False
+    for i, move in enumerate(game.moves):
+        sheet = replay(game.sheet.side, game.moves[:i])
+        if move.kind == "draw" and len(move.cells) == 1 and move.card in EXPLORE:
+            card = EXPLORE[move.card]
+            if all(len(o.cells) > 1 for o in card.shapes):
+                spots = [s for o in card.shapes for s in legal_placements(sheet, o.cells)]
+                assert not [s for s in spots if s & sheet.unfilled_ruins], (move.card, spots)
+        if move.kind in ("destroy", "coins"):
+            assert not fallback_monster, f"a 1x1 monster took effect: {move}"
+        if move.kind == "draw":
+            fallback_monster = (
+                move.card in AMBUSH and len(move.cells) == 1 and len(AMBUSH[move.card].shape.cells) > 1
+            )
 
 
 def test_same_seed_same_game() -> None:

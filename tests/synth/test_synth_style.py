@@ -23,7 +23,9 @@ HAND = Hand("pencil", 0.035, 0.7, 0.01, 0.1, 45.0, (70, 70, 70))
 # different eval sheets. (Pixel hashes are not pinned: they may differ across OpenCV builds.)
 EVAL_DESCRIBE_SHA = "4dfd5a10351f980a8acf4b8f247e1f636dcacbb9e989a3b034a1bdf61ddcf0d1"
 EVAL_ICONS_SHA = "2e0843c5a19893404493044e0bf1c7eb13f14a88d3fc0b86235ace8ef089cd14"
-EVAL_PAGE_NEXT_DRAW = {0: 649130930610219894, 1: 3935427891455251105}
+# Seed 1's game changed once, when the game player stopped breaking two rules (issue 16: a card's other
+# shape before a 1x1, no effect from a 1x1 monster): 29 of 300 random games differ from then on.
+EVAL_PAGE_NEXT_DRAW = {0: 649130930610219894, 1: 690944431579718638}
 
 
 @pytest.mark.parametrize(("terrain", "variant", "split"), ALL_ICONS)
