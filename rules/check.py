@@ -370,27 +370,41 @@ def _fallback_costs(sheet: Sheet, ed: Edition) -> dict[int, int]:
     return cost
 
 
+_INF = 1 << 30
+
+
 def _least_time(
     required: int,
     optional: int,
     placements: Sequence[tuple[int, int]],
-    times: Sequence[int],
+    pieces: Sequence[tuple[int, bool]],
     singles: Mapping[int, int],
     free: int,
     budget: int,
-) -> tuple[int, ...] | None:
+    coins: int = 0,
+) -> tuple[tuple[int, ...], ...] | None:
     """The least time of explore cards that can have drawn `required` (`optional` cells may be covered
-    too): ``out[r]`` with up to `r` 1x1s free (Rift Lands), the others costing ``singles[bit]``; shape
-    placements ``(mask, spec)`` cost ``times[spec]``.  Exact (memoised on what is left to cover);
-    None past `budget` states."""
-    by_first: dict[int, list[tuple[int, int]]] = {}
+    too): ``out[r][c]`` with up to `r` 1x1s free (Rift Lands), the others costing ``singles[bit]``, and
+    `c` coin shapes (``c == coins``: at least that many).  A placement ``(mask, spec)`` costs
+    ``pieces[spec] = (time, coin)``.  Exact (memoised on what is left to cover); None past `budget`
+    states."""
+    by_first: dict[int, list[tuple[int, int, bool]]] = {}
     for mask, k in placements:
         low = (mask & required) & -(mask & required)
-        by_first.setdefault(low, []).append((mask, times[k]))
-    memo: dict[tuple[int, int], tuple[int, ...]] = {}
-    zero = (0,) * (free + 1)
+        by_first.setdefault(low, []).append((mask, *pieces[k]))
+    memo: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
+    zero = tuple(tuple(0 if c == 0 else _INF for c in range(coins + 1)) for _ in range(free + 1))
 
-    def least(rem: int, opt: int) -> tuple[int, ...]:
+    def add(row: Sequence[int], time: int, coin: bool) -> list[int]:
+        if not (coin and coins):
+            return [v + time for v in row]
+        out = [_INF] * (coins + 1)
+        for c, v in enumerate(row):
+            k = min(coins, c + 1)
+            out[k] = min(out[k], v + time)
+        return out
+
+    def least(rem: int, opt: int) -> tuple[tuple[int, ...], ...]:
         if not rem:
             return zero
         got = memo.get((rem, opt))
@@ -402,12 +416,18 @@ def _least_time(
         avail = rem | opt
         sub = least(rem ^ low, opt)
         cost = singles[low]
-        best = [cost + sub[0], *(min(cost + sub[r], sub[r - 1]) for r in range(1, free + 1))]
-        for mask, time in by_first.get(low, ()):
+        best = [[v + cost for v in sub[0]]]
+        best += [
+            [min(v + cost, u) for v, u in zip(sub[r], sub[r - 1], strict=True)] for r in range(1, free + 1)
+        ]
+        for mask, time, coin in by_first.get(low, ()):
             if mask & avail == mask:
                 sub = least(rem & ~mask, opt & ~mask)
-                best = [min(b, time + v) for b, v in zip(best, sub, strict=True)]
-        out = tuple(best)
+                best = [
+                    [min(b, a) for b, a in zip(row, add(sub[r], time, coin), strict=True)]
+                    for r, row in enumerate(best)
+                ]
+        out = tuple(tuple(row) for row in best)
         memo[(rem, opt)] = out
         return out
 
@@ -415,6 +435,49 @@ def _least_time(
         return least(required, optional)
     except _Cut:
         return None
+
+
+def _time_table(
+    sheet: Sheet, ed: Edition, region: frozenset[Cell] | None, free: int, budget: int, coins: int = 0
+) -> tuple[list[list[int]], bool]:
+    """:func:`_least_time` over every part of the forest, village, farm and water of `sheet` (within
+    `region`): ``table[r][c]``, and whether a search was cut short (its part then counts 0, any coins)."""
+    stars = sheet.stars
+    wild = 0
+    for i, t in enumerate(sheet.cells):
+        if t is Terrain.UNKNOWN or (t is Terrain.DESTROYED and CELLS[i] not in stars):
+            wild |= 1 << i
+    inside = _mask(region) if region is not None else (1 << (SIZE * SIZE)) - 1
+    wild &= inside
+    costs = _fallback_costs(sheet, ed)
+    table = [[0 if c == 0 else _INF for c in range(coins + 1)] for _ in range(free + 1)]
+    cut = False
+    for terrain in (Terrain.FOREST, Terrain.VILLAGE, Terrain.FARM, Terrain.WATER):
+        required = _mask(sheet.cells_of(terrain)) & inside
+        if not required:
+            continue
+        specs = _specs(ed.name, terrain)
+        pieces = [(min(EXPLORE[n].time for n in spec.cards), bool(spec.coin_cards)) for spec in specs]
+        avail = required | wild
+        fitting = [
+            (m, k) for k, spec in enumerate(specs) for m in spec.placements if m & avail == m and m & required
+        ]
+        for part in _components(required, wild, fitting):
+            inside_part = [pl for pl in fitting if pl[0] & part]
+            got = _least_time(part, wild, inside_part, pieces, costs, free, budget, coins)
+            if got is None:
+                cut = True
+                got = tuple(tuple([0] * (coins + 1)) for _ in range(free + 1))
+            merged = [[_INF] * (coins + 1) for _ in range(free + 1)]
+            for r1, row1 in enumerate(table):
+                for r2, row2 in enumerate(got[: free + 1 - r1]):
+                    out = merged[r1 + r2]
+                    for c1, v1 in enumerate(row1):
+                        for c2, v2 in enumerate(row2):
+                            k = min(coins, c1 + c2)
+                            out[k] = min(out[k], v1 + v2)
+            table = merged
+    return table, cut
 
 
 def least_time(
@@ -433,35 +496,18 @@ def least_time(
     a card whose fallback can have drawn it (:func:`_fallback_costs`).  Card counts are not limited, so
     this is a lower bound on one game's draws: more than :func:`_max_time` is a problem.
     """
-    ed = EDITIONS[edition]
-    stars = sheet.stars
-    wild = 0
-    for i, t in enumerate(sheet.cells):
-        if t is Terrain.UNKNOWN or (t is Terrain.DESTROYED and CELLS[i] not in stars):
-            wild |= 1 << i
-    inside = _mask(region) if region is not None else (1 << (SIZE * SIZE)) - 1
-    wild &= inside
-    costs = _fallback_costs(sheet, ed)
-    total = [0] * (seasons + 1)  # the least time with up to r free 1x1s over the parts so far
-    cut = False
-    for terrain in (Terrain.FOREST, Terrain.VILLAGE, Terrain.FARM, Terrain.WATER):
-        required = _mask(sheet.cells_of(terrain)) & inside
-        if not required:
-            continue
-        specs = _specs(edition, terrain)
-        times = [min(EXPLORE[n].time for n in spec.cards) for spec in specs]
-        avail = required | wild
-        fitting = [
-            (m, k) for k, spec in enumerate(specs) for m in spec.placements if m & avail == m and m & required
-        ]
-        for part in _components(required, wild, fitting):
-            inside_part = [pl for pl in fitting if pl[0] & part]
-            got = _least_time(part, wild, inside_part, times, costs, seasons, budget)
-            if got is None:
-                cut = True
-                continue
-            total = [min(total[a] + got[r - a] for a in range(r + 1)) for r in range(seasons + 1)]
-    return total[seasons], cut
+    table, cut = _time_table(sheet, EDITIONS[edition], region, seasons, budget)
+    return table[seasons][0], cut
+
+
+def _coin_shapes_in_time(sheet: Sheet, ed: Edition, region: frozenset[Cell], season: int, want: int) -> int:
+    """The most coin shapes, up to `want`, among one season's new spaces `region` when the whole of them
+    is drawn within the time that season shows (:func:`_max_time`); `want` when a search is cut short."""
+    table, cut = _time_table(sheet, ed, region, 1, TIME_BUDGET, want)
+    if cut:
+        return want
+    most = _max_time(ed, [season])
+    return max((c for c in range(want + 1) if min(table[1][c:]) <= most), default=0)
 
 
 def _time_problems(
@@ -1384,14 +1430,24 @@ def _season_problems(before: Sheet, after: Sheet, ed: Edition, season: int | Non
                 f"{len(newly)} mountains surrounded this season but {gained} coins gained",
             )
         )
-    most = len(maybe_after - sure_before) + _season_coin_shapes(after, ed, new, ex)
-    most += 3 if _dragon_paid_possible(after, ed) else 0
+    mountains = len(maybe_after - sure_before)
+    dragon = 3 if _dragon_paid_possible(after, ed) else 0
+    shapes = _season_coin_shapes(after, ed, new, ex)
+    want = gained - mountains - dragon  # the coin shapes the gain needs
+    why = ""
+    if 0 < want <= shapes:
+        # Coin shapes are small: drawing more of them may take more of the season's time than it shows.
+        timed = _coin_shapes_in_time(after, ed, new, which, want)
+        if timed < want:
+            shapes = timed
+            why = f" (the new spaces hold at most {timed} coin shapes within the season's time)"
+    most = mountains + shapes + dragon
     if gained > min(most, room):
         out.append(
             CheckProblem(
                 Code.COINS_EXCEED,
                 (),
-                f"{gained} coins gained this season but at most {min(most, room)} earned",
+                f"{gained} coins gained this season but at most {min(most, room)} earned{why}",
             )
         )
     return out

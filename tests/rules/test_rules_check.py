@@ -14,6 +14,7 @@ from rules.check import (
     EDITIONS,
     CheckResult,
     Code,
+    _coin_shapes_in_time,
     _draw_caps,
     check_sheet,
     check_text,
@@ -158,6 +159,26 @@ def test_season_time() -> None:
     problems = check_sheet(five, before=before, edition="base", season="winter").problems
     assert [p.code.value for p in problems] == ["season_placement"], [str(p) for p in problems]
     assert "at least 9 time" in problems[0].message and "at most 7" in problems[0].message
+
+
+def test_coin_shapes_within_a_seasons_time() -> None:
+    """Coin shapes are small, so drawing more of them can take more time than a season shows (base
+    rulebook "Check Phase": winter at most 6 - 1 + 2 = 7).  An S of four forests is a Forgotten Forest
+    (time 1) or two of its coin diagonals (2); beside it a Treetop Village (2), a Marshlands (2) and a
+    Great River W (1) make 6, so two coin shapes fit winter's time; with a Farmland plus (1) more they
+    do not."""
+    base = EDITIONS["base"]
+    cells = {
+        **dict.fromkeys([(0, 0), (1, 0), (1, 1), (2, 1)], "F"),
+        **dict.fromkeys([(0, 8), (0, 9), (1, 6), (1, 7), (1, 8)], "V"),
+        **dict.fromkeys([(5, 8), (6, 8), (6, 9), (6, 10), (7, 8)], "W"),
+        **dict.fromkeys([(8, 0), (9, 0), (9, 1), (10, 1), (10, 2)], "W"),
+    }
+    plus = dict.fromkeys([(4, 3), (5, 2), (5, 3), (5, 4), (6, 3)], "P")
+    six = Sheet.blank("custom").replace(cells)
+    seven = six.replace(plus)
+    assert _coin_shapes_in_time(six, base, frozenset(cells), 3, 2) == 2
+    assert _coin_shapes_in_time(seven, base, frozenset(cells) | frozenset(plus), 3, 2) == 1
 
 
 def test_season_coins() -> None:
