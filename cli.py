@@ -724,6 +724,10 @@ def _utf8(text: str) -> str:
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
+_LIBRARY_FAULTS = (MemoryError, RecursionError, ArithmeticError, ValueError, OSError, RuntimeError)
+"""What a library fault on one strange batch input may raise: that row fails (status 3), the rest go on."""
+
+
 def _batch_row(
     source: str,
     why_not: str,
@@ -768,7 +772,7 @@ def _score_each(
         readings = read_photo_sheets(source)
     except ModelError as exc:
         return [({"input": source, "ok": False, "status": 1, "error": str(exc)}, None)]
-    except (MemoryError, RecursionError, ArithmeticError, ValueError, OSError, RuntimeError) as exc:
+    except _LIBRARY_FAULTS as exc:
         return [({"input": source, "ok": False, "status": 3,
                   "error": f"{source}: cannot be read ({type(exc).__name__})"}, None)]
     if isinstance(readings, Failure):
@@ -814,7 +818,7 @@ def _score_one(
         return row | {"ok": False, "status": exc.status, "error": str(exc)}, None
     except SheetError as exc:
         return row | {"ok": False, "status": 2, "error": f"{source}: {exc}"}, None
-    except (MemoryError, RecursionError, ArithmeticError, ValueError, OSError, RuntimeError) as exc:
+    except _LIBRARY_FAULTS as exc:
         # a library fault on one strange input must not cost the rest of the batch its results
         error = f"{source}: cannot be read ({type(exc).__name__})"
         return row | {"ok": False, "status": 3, "error": error}, None

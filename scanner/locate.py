@@ -57,7 +57,7 @@ from scanner.gridlines import (
     warp_from,
 )
 from scanner.orient import decide, landmark_scores, min_channel
-from scanner.quads import candidate_quads, downscale, paper_quads
+from scanner.quads import candidate_quads, downscale, grids_in_page, paper_quads
 from scanner.rectify import apply_h, canon_size, grid_homography
 
 N = SIZE
@@ -220,6 +220,12 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
         grids = [_grid_quad(f.h) for f in fits]
         for quad in lying_apart(missed + paper_quads(grey), grids):
             fit = verify_candidate(pyramid, quad, scale_range=COMB_PARTIAL_RANGE)
+            # a small or steeply tilted page holds no single-pitch comb: its grid, placed by the
+            # printed layout in the page's own perspective, is asked too
+            for inner in [] if isinstance(fit, GridFit) else grids_in_page(quad):
+                fit = verify_candidate(pyramid, inner)
+                if isinstance(fit, GridFit):
+                    break
             if isinstance(fit, GridFit):
                 fits.append(fit)
     partial = False

@@ -272,10 +272,10 @@ def read_image(
     """
     timings = dict(timings or {})
     t = time.perf_counter()
-    if image.ndim == 2:  # a grey frame or scan: the stages want three channels
-        image = np.repeat(image[:, :, None], 3, axis=2)
-    if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 2:
-        return Failure("unreadable", f"not a BGR uint8 image (shape {image.shape}, dtype {image.dtype})")
+    checked = _bgr(image)
+    if isinstance(checked, Failure):
+        return checked
+    image = checked
     h, w = image.shape[:2]
     if corners is not None:
         given = np.asarray(corners, dtype=np.float64)
@@ -316,10 +316,10 @@ def read_sheets(
     from scanner.locate import locate_sheets
 
     timings = dict(timings or {})
-    if image.ndim == 2:
-        image = np.repeat(image[:, :, None], 3, axis=2)
-    if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 2:
-        return Failure("unreadable", f"not a BGR uint8 image (shape {image.shape}, dtype {image.dtype})")
+    checked = _bgr(image)
+    if isinstance(checked, Failure):
+        return checked
+    image = checked
     t = time.perf_counter()
     found = locate_sheets(image, debug=debug)
     timings["locate"] = time.perf_counter() - t
@@ -341,6 +341,15 @@ def read_photo_sheets(
     if isinstance(image, Failure):
         return image
     return read_sheets(image, side=side, models=models, timings={"load": time.perf_counter() - t})
+
+
+def _bgr(image: np.ndarray) -> np.ndarray | Failure:
+    # the image as the stages want it: three uint8 channels (a grey frame or scan is repeated)
+    if image.ndim == 2:
+        image = np.repeat(image[:, :, None], 3, axis=2)
+    if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 2:
+        return Failure("unreadable", f"not a BGR uint8 image (shape {image.shape}, dtype {image.dtype})")
+    return image
 
 
 def read_location(

@@ -22,6 +22,7 @@ from scanner.constants import (
     MIN_CANDIDATE_AREA,
 )
 from scanner.debug import DebugSink, emit
+from scanner.geometry import geometry
 
 
 def downscale(image: np.ndarray, long_side: int = LOCATE_SIDE) -> tuple[np.ndarray, float]:
@@ -111,6 +112,35 @@ def paper_quads(grey: np.ndarray) -> list[np.ndarray]:
         quad = _hull_to_quad(hull, cnt)
         if quad is not None:
             out.append(order_clockwise(quad))
+    return out
+
+
+def grids_in_page(page: np.ndarray) -> list[np.ndarray]:
+    """Where the grid lies in a page outline, for each of its four turns.
+
+    The printed layout (``scanner/geometry.json``) places the grid inside the page; mapping it through
+    the page's own perspective gives a tight grid candidate where the comb over the whole page would
+    need one pitch across a tilted page.
+
+    Parameters
+    ----------
+    page : (4, 2) array
+        A page's corners in photo px, clockwise.
+
+    Returns
+    -------
+    list of (4, 2) float arrays
+        The grid's outline for the page turned 0, 90, 180 and 270 degrees, each in the photo order of
+        :func:`order_clockwise`.
+    """
+    x0, y0, x1, y1 = geometry().page
+    sheet = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+    grid = np.array([[[0.0, 0.0], [11.0, 0.0], [11.0, 11.0], [0.0, 11.0]]], np.float32)
+    quad = np.asarray(page, dtype=np.float32).reshape(4, 2)
+    out = []
+    for turn in range(4):
+        h = cv2.getPerspectiveTransform(sheet, np.roll(quad, -turn, axis=0))
+        out.append(order_clockwise(cv2.perspectiveTransform(grid, h).reshape(4, 2).astype(np.float64)))
     return out
 
 

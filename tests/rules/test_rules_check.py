@@ -158,7 +158,7 @@ def test_season_time() -> None:
     assert check_sheet(three, before=before, edition="base", season="winter").ok
     problems = check_sheet(five, before=before, edition="base", season="winter").problems
     assert [p.code.value for p in problems] == ["season_placement"], [str(p) for p in problems]
-    assert "at least 9 time" in problems[0].message and "at most 7" in problems[0].message
+    assert "at least 9 in all; winter shows at most 7" in problems[0].message
 
 
 def test_coin_shapes_within_a_seasons_time() -> None:

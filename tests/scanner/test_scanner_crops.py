@@ -245,3 +245,23 @@ def test_read_sheets_reads_each_sheet_left_to_right() -> None:
     one = read_image(right)
     assert not isinstance(one, Failure) and alone[0].sheet == one.sheet
     assert isinstance(read_sheets(np.zeros((4, 4), np.float32)), Failure)
+
+
+def test_grids_in_page_follow_the_printed_layout_through_the_page_perspective() -> None:
+    from scanner.quads import grids_in_page
+
+    page, corners = draw_page("A", ppc=20)
+    h, w = page.shape[:2]
+    outline = np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]])
+    skew = np.array([[40, 10], [w - 30, 60], [w - 10, h - 20], [20, h - 90]], np.float32)
+    tilt = cv2.getPerspectiveTransform(outline.astype(np.float32), skew)
+    tilted_page = cv2.perspectiveTransform(outline.reshape(-1, 1, 2), tilt).reshape(4, 2)
+    truth = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), tilt).reshape(4, 2)
+    found = grids_in_page(tilted_page)
+    assert len(found) == 4
+    # the upright turn puts the grid where it is printed (to the page's own rounding, < 1 px)
+    assert np.abs(found[0] - truth).max() < 1.0
+    # the other turns put it elsewhere: quarter turns far off, the half turn 0.4 cell off (the grid
+    # sits 3.9 cells below the page's top edge and 4.3 above its bottom edge)
+    assert min(np.abs(found[k] - truth).max() for k in (1, 3)) > 20
+    assert np.abs(found[2] - truth).max() > 0.3 * 20
