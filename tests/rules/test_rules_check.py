@@ -19,6 +19,7 @@ from rules.check import (
     check_sheet,
     check_text,
     explain,
+    least_time,
     outline_problems,
     pieces_from_labels,
 )
@@ -204,6 +205,10 @@ def test_search_budget_gives_a_partial_answer() -> None:
     result = check_sheet(sheet, budget=3)
     assert isinstance(result.partial, bool)
     assert explain(sheet, EDITIONS["base"].name, budget=1).partial
+    edition = "heroes" if sheet.side in ("C", "D") else "base"
+    full, cut = least_time(sheet, edition)
+    short, cut_short = least_time(sheet, edition, budget=1)
+    assert not cut and cut_short and short < full  # a cut region counts nothing: never a false alarm
 
 
 def test_draw_caps() -> None:
