@@ -404,6 +404,8 @@ def lineage(init: Path) -> dict[str, Any]:
         entry |= {"recipe": net.get("recipe", old.get("recipe")),
                   "code_version": net.get("code_version", old.get("code_version")),
                   "train_seconds": net.get("train_seconds"), "data": old.get("data")}
+        if "started_from" in net:  # a chain of sittings nests
+            entry["started_from"] = net["started_from"]
     return entry
 
 
