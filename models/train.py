@@ -95,8 +95,18 @@ def git_commit() -> str:
 
 def channel_stats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per-channel mean and std of uint8 patches (N, h, w, 3), in [0, 1] units."""
-    f = x.reshape(-1, 3).astype(np.float64) / 255.0
-    return f.mean(axis=0).astype(np.float32), np.maximum(f.std(axis=0), 1e-3).astype(np.float32)
+    # Sums over chunks: a float64 copy of 360,000 patches at once would take 9 GB.
+    total = np.zeros(3)
+    squares = np.zeros(3)
+    n = 0
+    for i in range(0, len(x), 8192):
+        f = x[i : i + 8192].reshape(-1, 3).astype(np.float64) / 255.0
+        total += f.sum(axis=0)
+        squares += (f * f).sum(axis=0)
+        n += len(f)
+    mean = total / max(n, 1)
+    std = np.sqrt(np.maximum(squares / max(n, 1) - mean * mean, 0.0))
+    return mean.astype(np.float32), np.maximum(std, 1e-3).astype(np.float32)
 
 
 def _hue_matrices(angles: torch.Tensor) -> torch.Tensor:
@@ -199,17 +209,22 @@ def fit(
     log: Callable[[str], None],
     checkpoint: Path | None = None,
     shape_aug: bool = False,
+    init: Path | None = None,
+    lr: float = LEARNING_RATE,
 ) -> nn.Module:
     """Train ``task``'s net on normalised inputs ``x`` (N, 3, H, W) with one label array per head.
 
     ``checkpoint``: the weights are saved there after every epoch (a long run stopped early still
-    leaves its last finished epoch)."""
+    leaves its last finished epoch). ``init``: start from a checkpoint's weights instead of random
+    ones (a longer schedule in two sittings, or more data for a net already trained)."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     net = task.make()
-    opt = torch.optim.AdamW(net.parameters(), lr=LEARNING_RATE, weight_decay=WEIGHT_DECAY)
+    if init is not None:
+        net.load_state_dict(torch.load(init, map_location="cpu")["state_dict"])
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=WEIGHT_DECAY)
     steps = max(1, epochs * int(np.ceil(len(x) / BATCH)))
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=LEARNING_RATE, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     xt = torch.from_numpy(x)
     mt = torch.from_numpy(mean).view(1, 3, 1, 1)
     st = torch.from_numpy(std).view(1, 3, 1, 1)
@@ -319,6 +334,8 @@ def train_task(
     log: Callable[[str], None],
     resume: Path | None = None,
     shape_aug: bool = False,
+    init: Path | None = None,
+    lr: float = LEARNING_RATE,
 ) -> dict[str, Any]:
     """Fit, calibrate, export and measure one net; returns its manifest entry.
 
@@ -330,7 +347,7 @@ def train_task(
     stopped: dict[str, Any] = {}
     if resume is None:
         net = fit(task, xs[0], train[1], mean=mean, std=std, epochs=epochs, seed=seed, log=log,
-                  checkpoint=out / f"{task.name}.pt", shape_aug=shape_aug)
+                  checkpoint=out / f"{task.name}.pt", shape_aug=shape_aug, init=init, lr=lr)
     else:
         state = torch.load(resume, map_location="cpu")
         net = task.make()
@@ -376,20 +393,39 @@ def train_task(
     return entry
 
 
+def lineage(init: Path) -> dict[str, Any]:
+    """How the checkpoint ``init`` was made, from the manifest its run wrote beside it (a net trained in
+    two sittings names both recipes in the committed manifest)."""
+    entry: dict[str, Any] = {"checkpoint": init.name}
+    path = init.parent / MANIFEST
+    if path.is_file():
+        old = json.loads(path.read_text(encoding="utf-8"))
+        net = old["models"].get(init.stem, {})
+        entry |= {"recipe": net.get("recipe", old.get("recipe")),
+                  "code_version": net.get("code_version", old.get("code_version")),
+                  "train_seconds": net.get("train_seconds"), "data": old.get("data")}
+    return entry
+
+
 def split_arrays(
-    p: ds.Patches, kind: str, held: np.ndarray, *, cap: int | None = None, seed: int = 0
+    p: ds.Patches, kind: str, held: np.ndarray, *, cap: int | None = None, seed: int = 0,
+    rare_repeat: int = 1,
 ) -> tuple[tuple[np.ndarray, list[np.ndarray]], tuple[np.ndarray, list[np.ndarray]]]:
     """(train, calibration) arrays of one patch kind; ``held`` marks calibration sheets.
 
     ``cap`` keeps a random subset of at most that many training patches (edges are plentiful: 220 a
     sheet, and far easier than cells; a cap on cells buys more sheets, so more drawing styles, for the
-    same training time).
+    same training time). ``rare_repeat``: cell patches of heroes and of hit stars are taken that many
+    times (about one cell in 200 is a hero: a net trained briefly sees too few drawings of them).
     """
     x, labels, sheet = p.arrays(kind)
     cal = held[sheet]
     train = np.flatnonzero(~cal)
     if cap is not None and len(train) > cap:
         train = np.sort(np.random.default_rng(seed).choice(train, cap, replace=False))
+    if kind == "cell" and rare_repeat > 1:
+        rare = train[(labels[0][train] == TERRAIN_CLASSES.index("hero")) | (labels[1][train] > 0)]
+        train = np.sort(np.concatenate([train, *[rare] * (rare_repeat - 1)]))
     return (x[train], [y[train] for y in labels]), (x[cal], [y[cal] for y in labels])
 
 
@@ -427,6 +463,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="eval-split sheets per family (manifest figures)")
     ap.add_argument("--shape-aug", action="store_true",
                     help="tilt, scale, stroke weight, blur, grey (cell net)")
+    ap.add_argument("--default-sheets", type=int, default=0,
+                    help="with --families: also this many sheets of the default mixed train split")
+    ap.add_argument("--init", type=Path, default=None,
+                    help="start from this checkpoint's weights (one net, as written by an earlier run)")
+    ap.add_argument("--lr", type=float, default=LEARNING_RATE, help="peak learning rate (one-cycle)")
+    ap.add_argument("--rare-repeat", type=int, default=1,
+                    help="hero and hit-star cell patches taken this many times in training")
     args = ap.parse_args(argv)
     only = [t.strip() for t in args.only.split(",") if t.strip()]
     widths = tuple(int(w) for w in args.cell_widths.split(","))
@@ -459,6 +502,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return ds.join(parts, list(counts.values()))
 
         train = per_family("train", families)
+        if args.default_sheets:
+            mixed = ds.build(ds.seeds("train", args.default_sheets, args.seed), split="train",
+                             cache=args.cache, workers=args.workers, key=key, log=log)
+            train = ds.join([train, mixed], [n_train, args.default_sheets])
+            n_train += args.default_sheets
         evaluation = per_family("eval", {f: args.eval_sheets for f in families}, start=5000)
         n_eval = args.eval_sheets * len(families)
         if args.calibrate_on == "eval":
@@ -478,29 +526,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     entries = dict(kept)
     recipe = {"command": "python -m models.train " + " ".join(sys.argv[1:] if argv is None else argv),
-              "seed": args.seed, "epochs": args.epochs, "batch": BATCH, "lr": LEARNING_RATE,
+              "seed": args.seed, "epochs": args.epochs, "batch": BATCH, "lr": args.lr,
+              "init": str(args.init) if args.init else None, "rare_repeat": args.rare_repeat,
               "weight_decay": WEIGHT_DECAY, "schedule": "one-cycle", "label_smoothing": LABEL_SMOOTHING}
     for i, task in enumerate(tasks.values()):
         if task.name not in only:
             continue
         log(f"training {task.name}")
         cap = {"edge": args.max_edges, "cell": args.max_cells}.get(task.name)
-        tr, cal = split_arrays(train, task.name, held, cap=cap, seed=args.seed)
+        tr, cal = split_arrays(train, task.name, held, cap=cap, seed=args.seed, rare_repeat=args.rare_repeat)
         if calib is not None:
             cal_x, cal_y, _ = calib.arrays(task.name)
             cal = (cal_x, cal_y)
         ev_x, ev_y, _ = evaluation.arrays(task.name)
         entries[task.name] = train_task(task, tr, cal, (ev_x, ev_y), out=args.out, epochs=args.epochs,
                                         seed=args.seed + i, log=log, resume=args.resume,
-                                        shape_aug=args.shape_aug)
+                                        shape_aug=args.shape_aug, init=args.init, lr=args.lr)
         entries[task.name]["code_version"] = git_commit()
         entries[task.name]["recipe"] = recipe
         if task.name == "cell":
             entries[task.name]["widths"] = list(widths)
+        if args.init is not None:
+            entries[task.name]["started_from"] = lineage(args.init)
     family_data: dict[str, Any] = {}
     if families:
         family_data = {
             "families": families, "without": args.without, "shape_augmentation": args.shape_aug,
+            "default_split_sheets": args.default_sheets,
             "family_train_seeds": {f: ds.seed_range("train", 0) or [s[0], s[-1]] for f, n in families.items()
                                    for s in [ds.family_seeds("train", f, n, args.seed)]},
             "calibration": (f"eval split (held-out hand and designs), {args.calibration_sheets} sheets per "

@@ -510,6 +510,11 @@ def _coin_shapes_in_time(sheet: Sheet, ed: Edition, region: frozenset[Cell], sea
     return max((c for c in range(want + 1) if min(table[1][c:]) <= most), default=0)
 
 
+def _seasons_named(which: Sequence[int]) -> str:
+    names = [list(Season)[i].value for i in which]
+    return names[0] if len(names) == 1 else f"{names[0]} to {names[-1]}"
+
+
 def _time_problems(
     sheet: Sheet,
     ed: Edition,
@@ -538,8 +543,8 @@ def _time_problems(
             CheckProblem(
                 code,
                 cells,
-                f"the drawn terrain needs explore cards worth at least {need} time; "
-                f"{len(which)} season{'s' if len(which) > 1 else ''} show at most {most} "
+                f"the drawn terrain needs explore cards with a time of at least {need} in all; "
+                f"{_seasons_named(which)} show{'s' if len(which) == 1 else ''} at most {most} "
                 "(a season ends once its cards' time meets its threshold)",
             )
         ], cut

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from golden_samples import doubtful_cells, truth_fixes
 from typer.testing import CliRunner
 
 from cli import app
@@ -43,10 +44,11 @@ def test_fix_settles_the_unsure_cells_of_a_photo() -> None:
     args = ["score", str(SAMPLES / "phone_B.jpg"), "--cards", CARDS, "--season", "winter", "--json"]
     refused = runner.invoke(app, args)
     assert refused.exit_code == 4 and "--fix" in refused.output
-    fixed = runner.invoke(app, [*args, "--fix", "B7=W,G2=F"])
+    fixed = runner.invoke(app, [*args, "--fix", truth_fixes("phone_B.jpg")])
     assert fixed.exit_code == 0, fixed.output
     assert "doubtful" not in json.loads(fixed.stdout)
-    assert runner.invoke(app, [*args, "--fix", "B7=^"]).exit_code == 2
+    cell = doubtful_cells("phone_B.jpg")[0]
+    assert runner.invoke(app, [*args, "--fix", f"{cell}=^"]).exit_code == 2
     assert runner.invoke(app, [*args, "--fix", "Q7=W"]).exit_code == 2
 
 

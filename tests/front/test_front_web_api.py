@@ -16,6 +16,7 @@ from PIL import Image
 
 pytest.importorskip("starlette")
 pytest.importorskip("multipart")
+from golden_samples import doubtful_cells, truth_fixes
 from starlette.testclient import TestClient
 
 from front.web import MAX_UPLOAD_BYTES, MAX_UPLOAD_PIXELS, create_app
@@ -273,11 +274,12 @@ def test_the_report_of_an_upload_with_fixes(client: TestClient) -> None:
     assert "needs a look" in refused.text and "&lt;b&gt;Bob&lt;/b&gt;.jpg" in refused.text
     assert "<b>Bob" not in refused.text
     fixed = client.post("/api/report", files={"photo": ("b.jpg", photo, "image/jpeg")},
-                        data=fields | {"fixes": "B7=W,G2=F"})
+                        data=fields | {"fixes": truth_fixes("phone_B.jpg")})
     assert fixed.status_code == 200 and "needs a look" not in fixed.text
+    cell = doubtful_cells("phone_B.jpg")[0]
     bad = client.post("/api/report", files={"photo": ("b.jpg", photo, "image/jpeg")},
-                      data=fields | {"fixes": "B7=?"})
-    assert bad.status_code == 400 and "B7" in bad.json()["error"]
+                      data=fields | {"fixes": f"{cell}=?"})
+    assert bad.status_code == 400 and cell in bad.json()["error"]
     side = int(MAX_UPLOAD_PIXELS**0.5) + 100
     bomb = client.post("/api/report", files={"photo": ("x.png", _png(side, side), "image/png")}, data=fields)
     assert bomb.status_code == 413

@@ -14,6 +14,7 @@ pytest.importorskip("torch")
 
 from models import train
 from scanner.classify import classify_sheet
+from scanner.constants import TERRAIN_CLASSES
 from scanner.nets import load_models
 
 
@@ -69,3 +70,46 @@ def test_family_training_leaves_one_family_out_and_calibrates_on_held_out_design
     folders = {p.name for p in (tmp_path / "cache").glob("*/*")}
     assert folders == {"train-graphite", "train-glyph", "eval-graphite", "eval-glyph"}
     load_models(out)
+
+    # A second sitting starts from the first's weights, adds default-split sheets and names both recipes.
+    first = out.parent / "first"
+    first.mkdir()
+    for name in ("manifest.json", "cell.pt"):
+        (first / name).write_bytes((out / name).read_bytes())
+    assert train.main(["--out", str(out), "--only", "cell", "--families", "graphite,glyph",
+                       "--family-sheets", "1", "--glyph-factor", "1", "--default-sheets", "1",
+                       "--rare-repeat", "3", "--init", str(first / "cell.pt"), "--lr", "1e-3",
+                       "--calibrate-on", "eval", "--calibration-sheets", "1", "--eval-sheets", "1",
+                       "--epochs", "1", "--threads", "1", "--cache", str(tmp_path / "cache")]) == 0
+    second = json.loads((out / "manifest.json").read_text())
+    cell = second["models"]["cell"]
+    assert cell["started_from"]["recipe"]["command"] == manifest["models"]["cell"]["recipe"]["command"]
+    assert cell["recipe"]["lr"] == 1e-3 and cell["recipe"]["rare_repeat"] == 3
+    assert second["data"]["default_split_sheets"] == 1
+    assert "train" in {p.name for p in (tmp_path / "cache").glob("*/*")}
+    load_models(out)
+
+
+def test_channel_stats_match_the_whole_array_formula() -> None:
+    x = np.random.default_rng(0).integers(0, 256, (9000, 4, 4, 3), dtype=np.uint8)
+    f = x.reshape(-1, 3).astype(np.float64) / 255.0
+    mean, std = train.channel_stats(x)
+    assert np.allclose(mean, f.mean(axis=0), atol=1e-6) and np.allclose(std, f.std(axis=0), atol=1e-6)
+
+
+def test_rare_repeat_takes_hero_and_star_cells_more_often() -> None:
+    from models.dataset import Patches
+
+    n = 6
+    hero = TERRAIN_CLASSES.index("hero")
+    terrain = np.array([0, 1, hero, 2, 0, 3])
+    star = np.array([0, 0, 0, 1, 0, 0])
+    z = np.zeros(0, np.int64)
+    p = Patches(cells=np.arange(n, dtype=np.uint8).reshape(n, 1, 1, 1).repeat(3, axis=3),
+                terrain=terrain, star=star, ruins=np.zeros(n, np.int64), cell_pos=np.arange(n),
+                cell_sheet=np.zeros(n, np.int32), coins=np.zeros((0, 1, 1, 3), np.uint8), coin=z,
+                coin_sheet=z.astype(np.int32), edges=np.zeros((0, 1, 1, 3), np.uint8), edge=z,
+                edge_sheet=z.astype(np.int32))
+    (x, (t, s)), _ = train.split_arrays(p, "cell", np.zeros(1, bool), rare_repeat=3)
+    assert sorted(x[:, 0, 0, 0].tolist()) == [0, 1, 2, 2, 2, 3, 3, 3, 4, 5]
+    assert (t == hero).sum() == 3 and s.sum() == 3

@@ -19,6 +19,7 @@ from rules.check import (
     check_sheet,
     check_text,
     explain,
+    least_time,
     outline_problems,
     pieces_from_labels,
 )
@@ -158,7 +159,7 @@ def test_season_time() -> None:
     assert check_sheet(three, before=before, edition="base", season="winter").ok
     problems = check_sheet(five, before=before, edition="base", season="winter").problems
     assert [p.code.value for p in problems] == ["season_placement"], [str(p) for p in problems]
-    assert "at least 9 time" in problems[0].message and "at most 7" in problems[0].message
+    assert "at least 9 in all; winter shows at most 7" in problems[0].message
 
 
 def test_coin_shapes_within_a_seasons_time() -> None:
@@ -204,6 +205,10 @@ def test_search_budget_gives_a_partial_answer() -> None:
     result = check_sheet(sheet, budget=3)
     assert isinstance(result.partial, bool)
     assert explain(sheet, EDITIONS["base"].name, budget=1).partial
+    edition = "heroes" if sheet.side in ("C", "D") else "base"
+    full, cut = least_time(sheet, edition)
+    short, cut_short = least_time(sheet, edition, budget=1)
+    assert not cut and cut_short and short < full  # a cut region counts nothing: never a false alarm
 
 
 def test_draw_caps() -> None:

@@ -1,0 +1,28 @@
+"""What the bundled photos read today, for tests that need a photo's doubtful cells: taken from the
+golden file (``tests/data/samples_golden.json``, written by ``tests/test_samples_golden.py``) and the
+photo's truth (``samples/<name>.sheet``), so a retrained model changes one data file, not the tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rules import Sheet
+from rules.grid import SIZE, cell_label
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "tests" / "data" / "samples_golden.json"
+
+
+def doubtful_cells(photo: str) -> list[str]:
+    """The cells (``"C10"``) the bundled ``photo`` reads as ``?``."""
+    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    cells: list[str] = golden["photos"][photo]["scan"]["doubtful"]
+    return cells
+
+
+def truth_fixes(photo: str) -> str:
+    """``--fix`` text setting each doubtful cell of ``photo`` to its true symbol (``"B7=W,G2=F"``)."""
+    truth = Sheet.parse((ROOT / "samples" / photo).with_suffix(".sheet").read_text(encoding="utf-8"))
+    labels = {cell_label((r, c)): str(truth[r, c]) for r in range(SIZE) for c in range(SIZE)}
+    return ",".join(f"{cell}={labels[cell]}" for cell in doubtful_cells(photo))
