@@ -107,6 +107,11 @@ ALTERNATE_OUTLINES = 3
 """Largest outlines that get second-guess quads (other choices of four hull sides) when no
 candidate verifies: each costs up to 15 verifications, and only on photos that would fail."""
 
+PAGE_ASPECT_RANGE = (1.1, 2.2)
+"""Long over short side of a quad for it to pass for a page (``quads.page_like``; the page is 19.2 by
+13.6 cells, 1.41) whose grid is placed by the printed layout: the coin track's box (about 8:1) is
+not, and a card that is square is not."""
+
 MAX_CANDIDATES = 12
 """Candidates verified at most, largest first: bounds the time on cluttered photos."""
 

@@ -30,6 +30,7 @@ from scanner.constants import (
     COMB_SCALE_RANGE,
     FRAME_MIN_SHARE,
     GRID_CLEARANCE,
+    MIN_CANDIDATE_AREA,
     MIN_CELL_PX,
     NEAR_EDGE,
     NESTED_GRID_RATIO,
@@ -57,7 +58,7 @@ from scanner.gridlines import (
     warp_from,
 )
 from scanner.orient import decide, landmark_scores, min_channel
-from scanner.quads import candidate_quads, downscale, grids_in_page, paper_quads
+from scanner.quads import candidate_quads, downscale, grids_in_page, page_like, paper_quads
 from scanner.rectify import apply_h, canon_size, grid_homography
 
 N = SIZE
@@ -197,6 +198,7 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
             fits.append(fit)
         else:
             missed.append(quad)
+    guessed = not fits
     if not fits:  # second guesses: other sides of the largest outlines, then the paper itself
         for quad, wide in [(q, False) for q in alternates] + [(q, True) for q in paper_quads(grey)]:
             fit = verify_candidate(
@@ -222,17 +224,21 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
             fit = verify_candidate(pyramid, quad, scale_range=COMB_PARTIAL_RANGE)
             # a small or steeply tilted page holds no single-pitch comb: its grid, placed by the
             # printed layout in the page's own perspective, is asked too
-            for inner in [] if isinstance(fit, GridFit) else grids_in_page(quad):
+            for inner in [] if isinstance(fit, GridFit) or not page_like(quad) else grids_in_page(quad):
+                if cv2.contourArea(inner.astype(np.float32)) < MIN_CANDIDATE_AREA * grey.size:
+                    continue  # a grid smaller than any candidate is asked for: no sheet
                 fit = verify_candidate(pyramid, inner)
                 if isinstance(fit, GridFit):
                     break
             if isinstance(fit, GridFit):
                 fits.append(fit)
     partial = False
-    if not fits:
+    if guessed:
         # An outline running into the photo's edge: the page's margin may run past it while the grid
         # lies whole inside (then the comb shows on both axes and the grid is read), or the grid
-        # itself is cut (the comb on one axis at most: refused).  Room for the page's margins.
+        # itself is cut (the comb on one axis at most: refused).  Room for the page's margins.  Asked
+        # too when only a second guess verified: a whole page's wide comb can land cells off, and
+        # the grid's own outline, where it verifies, is the better fit of the two (`apart`).
         for quad, touches in zip(quads, touching, strict=True):
             if touches:
                 fit = verify_candidate(pyramid, quad, scale_range=COMB_PARTIAL_RANGE)

@@ -20,6 +20,7 @@ from scanner.constants import (
     LOCATE_SIDE,
     MAX_CANDIDATES,
     MIN_CANDIDATE_AREA,
+    PAGE_ASPECT_RANGE,
 )
 from scanner.debug import DebugSink, emit
 from scanner.geometry import geometry
@@ -113,6 +114,18 @@ def paper_quads(grey: np.ndarray) -> list[np.ndarray]:
         if quad is not None:
             out.append(order_clockwise(quad))
     return out
+
+
+def page_like(quad: np.ndarray) -> bool:
+    """Whether a quad's sides are in about a page's proportion (19.2 by 13.6 cells: 1.41), allowing
+    for perspective (``PAGE_ASPECT_RANGE``); a long thin box (the coin track's) is no page."""
+    q = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    a, b = sides[0] + sides[2], sides[1] + sides[3]
+    if min(a, b) <= 0.0:
+        return False
+    lo, hi = PAGE_ASPECT_RANGE
+    return bool(lo <= max(a, b) / min(a, b) <= hi)
 
 
 def grids_in_page(page: np.ndarray) -> list[np.ndarray]:

@@ -265,3 +265,26 @@ def test_grids_in_page_follow_the_printed_layout_through_the_page_perspective() 
     # sits 3.9 cells below the page's top edge and 4.3 above its bottom edge)
     assert min(np.abs(found[k] - truth).max() for k in (1, 3)) > 20
     assert np.abs(found[2] - truth).max() > 0.3 * 20
+
+
+def test_page_like_takes_a_tilted_page_and_not_the_coin_box() -> None:
+    from scanner.quads import page_like
+
+    page = np.array([[0.0, 0.0], [136.0, 0.0], [136.0, 192.0], [0.0, 192.0]])
+    assert page_like(page) and page_like(page[:, ::-1])  # portrait or landscape
+    tilted = np.array([[10.0, 0.0], [120.0, 20.0], [140.0, 180.0], [0.0, 200.0]])
+    assert page_like(tilted)
+    assert not page_like(np.array([[0.0, 0.0], [110.0, 0.0], [110.0, 14.0], [0.0, 14.0]]))  # coin box
+    assert not page_like(np.array([[0.0, 0.0], [100.0, 0.0], [100.0, 100.0], [0.0, 100.0]]))  # a square
+
+
+def test_a_sheet_alone_is_not_called_two_through_its_coin_box() -> None:
+    # seen in eval_crops: the coin track's box, lying apart from the grid's outline, was taken for a
+    # page and a comb found in the grid its layout placed there; a long thin box is no page
+    from models.synth.generate import make_sample
+
+    s = make_sample(17, tier="phone", split="params")
+    each = locate_sheets(s.image)
+    assert isinstance(each, tuple) and len(each) == 1, each
+    truth = s.crossings[[0, 0, N, N], [0, N, N, 0]]
+    assert _cell_error(each[0].corners, truth) < 0.15
