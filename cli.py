@@ -1577,8 +1577,9 @@ def main() -> None:
 
     from typer.exceptions import TyperException
 
-    # typer validates options through pydantic, which would scan every installed package's entry
-    # points for pydantic plugins on each start (~20-80 ms); the command uses none
+    # typer 0.29 (pyproject holds typer below it) validates options through pydantic, which would scan
+    # every installed package's entry points for pydantic plugins on each start (~20-80 ms); should an
+    # environment bring that typer anyway, the command uses no plugin
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     _quiet_on_closed_pipe()
     try:
