@@ -20,7 +20,7 @@ import os
 import tempfile
 import threading
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
@@ -235,21 +235,26 @@ def load_photo(
     Photo or Failure
         The image and its reduction, or ``Failure`` with reason ``unreadable`` or ``too_large``.
     """
-    loaded = _load(path, max_pixels=max_pixels, reduce=lambda data: _reduction(data, min_side))
-    return loaded if isinstance(loaded, Failure) else Photo(*loaded)
+    path = Path(path)
+    data = read_file(path)
+    if isinstance(data, Failure):
+        return data
+    return decode_photo(data, min_side=min_side, max_pixels=max_pixels, heif=is_heif(path))
 
 
 def decode_photo(
-    data: bytes, *, min_side: int | None = WORK_SIDE, max_pixels: int = MAX_PIXELS
+    data: bytes, *, min_side: int | None = WORK_SIDE, max_pixels: int = MAX_PIXELS, heif: bool = False
 ) -> Photo | Failure:
-    """:func:`load_photo` of a photo held in memory (an upload): see :func:`decode_image`."""
-    scale = _reduction(data, min_side)
-    image = decode_image(data, max_pixels=max_pixels, reduce=scale)
+    """:func:`load_photo` of a photo held in memory (an upload, or a file's bytes read once): see
+    :func:`decode_image`; ``heif`` for HEIC/HEIF bytes (:func:`is_heif` of their file name)."""
+    scale = 1 if min_side is None else jpeg_reduction(data, min_side)
+    image = _decode(data, max_pixels=max_pixels, reduce=scale, heif=heif)
     return image if isinstance(image, Failure) else Photo(image, scale)
 
 
-def _reduction(data: bytes, min_side: int | None) -> int:
-    return 1 if min_side is None else jpeg_reduction(data, min_side)
+def is_heif(path: str | Path) -> bool:
+    """True for a HEIC/HEIF file name (decoded through the optional ``pillow-heif``)."""
+    return Path(path).suffix.lower() in _HEIF_SUFFIXES
 
 
 def load_image(path: str | Path, *, max_pixels: int = MAX_PIXELS, reduce: int = 1) -> np.ndarray | Failure:
@@ -274,27 +279,17 @@ def load_image(path: str | Path, *, max_pixels: int = MAX_PIXELS, reduce: int = 
     """
     if reduce not in _REDUCED_FLAGS:
         raise ValueError(f"reduce must be one of {sorted(_REDUCED_FLAGS)}, not {reduce}")
-    loaded = _load(path, max_pixels=max_pixels, reduce=lambda _: reduce)
-    return loaded if isinstance(loaded, Failure) else loaded[0]
-
-
-def _load(
-    path: str | Path, *, max_pixels: int, reduce: Callable[[bytes], int]
-) -> tuple[np.ndarray, int] | Failure:
-    """Read the file whole, then decode it at the reduction ``reduce(its bytes)``: (image, reduction)."""
-    path = Path(path)
-    data = read_file(path)
+    data = read_file(Path(path))
     if isinstance(data, Failure):
         return data
-    factor = reduce(data)
-    if path.suffix.lower() in _HEIF_SUFFIXES:
-        image = _load_heif(path, data, max_pixels=max_pixels, reduce=factor)
-    else:
-        image = decode_image(data, max_pixels=max_pixels, reduce=factor)
-    return image if isinstance(image, Failure) else (image, factor)
+    return _decode(data, max_pixels=max_pixels, reduce=reduce, heif=is_heif(path))
 
 
-def _load_heif(path: Path, data: bytes, *, max_pixels: int, reduce: int) -> np.ndarray | Failure:
+def _decode(data: bytes, *, max_pixels: int, reduce: int, heif: bool) -> np.ndarray | Failure:
+    return (_load_heif if heif else decode_image)(data, max_pixels=max_pixels, reduce=reduce)
+
+
+def _load_heif(data: bytes, *, max_pixels: int, reduce: int) -> np.ndarray | Failure:
     try:
         import pillow_heif  # optional: only when a HEIC file is actually given
     except ImportError:

@@ -23,7 +23,8 @@ from scanner.classify import Models, SheetReading, classify_sheet
 from scanner.constants import ALTERNATIVE_PROBABILITY, CANON_PPC, MAX_PIXELS, TERRAIN_SYMBOLS, WORK_SIDE
 from scanner.debug import DebugSink, emit
 from scanner.failure import Failure
-from scanner.load import Photo, decode_photo, load_image, load_photo
+from scanner.files import read_file
+from scanner.load import Photo, decode_photo, is_heif, load_image
 from scanner.rectify import rectify
 from scanner.sample import cell_patches, coin_patches, edge_strips
 
@@ -182,7 +183,8 @@ def read_photo(
     debug: DebugSink | None = None,
     models: Models | None = None,
 ) -> Reading | Failure:
-    """Read one photo file of a map sheet: :func:`scanner.load.load_photo`, then :func:`read_image`.
+    """Read one photo file of a map sheet: decoded as :func:`scanner.load.load_photo` does, then
+    :func:`read_image`.
 
     A large JPEG is read shrunk while decoding (to :data:`scanner.constants.WORK_SIDE`); it is read
     again at full size when that fails or leaves the grid under ``CANON_PPC`` px per cell, the
@@ -192,7 +194,11 @@ def read_photo(
     -------
     Reading, or a falsy Failure (``unreadable``, ``too_large``, ``no_sheet``, ...).
     """
-    return _read_shrunk(lambda min_side: load_photo(path, min_side=min_side),
+    data = read_file(Path(path))  # read once: the full-size fall-back decodes the same bytes again
+    if isinstance(data, Failure):
+        return data
+    heif = is_heif(path)
+    return _read_shrunk(lambda min_side: decode_photo(data, min_side=min_side, heif=heif),
                         corners=corners, side=side, debug=debug, models=models)
 
 
