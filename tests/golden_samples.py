@@ -4,8 +4,10 @@ photo's truth (``samples/<name>.sheet``), so a retrained model changes one data 
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
+from typing import Any
 
 from rules import Sheet
 from rules.grid import SIZE, cell_label
@@ -14,10 +16,16 @@ ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "data" / "samples_golden.json"
 
 
+@functools.cache
+def golden() -> dict[str, Any]:
+    """The golden file, read once."""
+    data: dict[str, Any] = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    return data
+
+
 def doubtful_cells(photo: str) -> list[str]:
     """The cells (``"C10"``) the bundled ``photo`` reads as ``?``."""
-    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
-    cells: list[str] = golden["photos"][photo]["scan"]["doubtful"]
+    cells: list[str] = golden()["photos"][photo]["scan"]["doubtful"]
     return cells
 
 

@@ -11,13 +11,13 @@ the file again and commit it with the change, saying why::
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from golden_samples import GOLDEN, golden
 
 from rules import Sheet
 from rules.cards import parse_card_list
@@ -26,7 +26,6 @@ from rules.season import score_season
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
-GOLDEN = Path(__file__).resolve().parent / "data" / "samples_golden.json"
 CARDS = "sentinel_wood,canal_lake,wildholds,borderlands"
 SEASON = "winter"
 
@@ -54,12 +53,6 @@ def read_sample(photo: Path) -> dict[str, Any]:
         "stake": verdict.stake,
         "total_allowed": score_season(allowed.sheet, cards, SEASON).total,
     }
-
-
-@functools.cache
-def golden() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(GOLDEN.read_text(encoding="utf-8"))
-    return data
 
 
 def test_every_sample_has_a_golden_reading() -> None:
