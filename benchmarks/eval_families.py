@@ -26,48 +26,20 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
 from models import dataset as ds
 from models.synth.style import ALL_FAMILIES, SPLITS
 from rules import Sheet
 from scanner.classify import classify_sheet
 from scanner.constants import TERRAIN_SYMBOLS
 from scanner.nets import load_models
-from scanner.sample import cell_patches, coin_patches, edge_strips
 
-CACHE = Path(".cache/families")
+CACHE = ds.SHEET_CACHE
 #: Seeds of this benchmark: the bench range, apart from eval_classifier's and bench_end_to_end's.
 SEED0 = ds.SEED_BASE["bench"] + 300_000
 
 
 def seeds(family: str, n: int) -> list[int]:
     return [SEED0 + ds.FAMILY_STRIDE * ALL_FAMILIES.index(family) + i for i in range(n)]
-
-
-def inputs(
-    seed: int, family: str, split: str, tier: str, cache: Path | None = CACHE, key: str | None = None
-) -> dict[str, object]:
-    """What ``classify_sheet`` reads of one rendered photo, and its truth (cached under ``key``, by
-    default the renderer's source fingerprint)."""
-    path = None
-    if cache is not None:
-        path = cache / (key or ds.fingerprint()) / f"{split}-{family}-{tier}" / f"{seed}.npz"
-        if path.is_file():
-            with np.load(path) as z:
-                return {k: z[k] for k in z.files}
-    sample = ds.render(seed, split=split, tier=tier, family=family)
-    canonical = ds.canonical_of(sample, np.random.default_rng([seed, 77]))
-    strips = edge_strips(canonical)
-    out: dict[str, object] = {
-        "cells": cell_patches(canonical), "coins": coin_patches(canonical),
-        "horizontal": strips.horizontal, "vertical": strips.vertical,
-        "truth": np.array(str(sample.sheet)),
-    }
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(path, **out)  # type: ignore[arg-type]
-    return out
 
 
 def count(x: dict[str, object], models: object, t: dict[str, float]) -> None:
@@ -119,7 +91,7 @@ def measure(
     out: dict[tuple[str, str], dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for fam in families:
         for seed in seeds(fam, n):
-            x = inputs(seed, fam, split, tier, key=key)
+            x = ds.sheet_inputs(seed, fam, split, tier, cache=CACHE, key=key)
             for i, (m, name) in enumerate(zip(models, names, strict=True)):
                 if only is None or only[i] in (None, fam):
                     count(x, m, out[(fam, name)])
@@ -145,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.render_only:
         for fam in families:
             for seed in seeds(fam, args.sheets):
-                inputs(seed, fam, args.split, args.tier, key=args.key)
+                ds.sheet_inputs(seed, fam, args.split, args.tier, cache=CACHE, key=args.key)
         print(f"cached {len(families) * args.sheets} photos in {time.perf_counter() - t0:.0f} s")
         return
     dirs: list[Path | None] = list(args.models) if args.models else [None]

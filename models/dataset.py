@@ -30,6 +30,8 @@ from scanner.nets import white_balance
 
 GENERATOR = "models.synth: play.random_game -> paper.render_page -> camera.photograph; scanner.rectify/sample"
 DEFAULT_CACHE = Path(os.environ.get("CARTOSCAN_CACHE", ".cache/patches"))
+#: Where :func:`sheet_inputs` keeps the whole-sheet inputs of the benchmarks and the decode fit.
+SHEET_CACHE = Path(".cache/families")
 #: Camera tiers cycled over the seeds (phone, the main target, twice as often).
 TIERS = ("phone", "scan", "phone", "webcam", "hard")
 TIERS_ORDER = ("scan", "phone", "webcam", "hard")
@@ -205,6 +207,38 @@ def canonical_of(sample: Sample, rng: np.random.Generator | None) -> np.ndarray:
     pitch = np.linalg.norm(sample.corners[1] - sample.corners[0]) / SIZE
     moved = moved + rng.normal(0.0, CROSSING_NOISE, moved.shape) * pitch
     return rectify(sample.image, jittered, crossings=moved)
+
+
+def sheet_inputs(
+    seed: int, family: str, split: str, tier: str, *, cache: Path | None = None, key: str | None = None
+) -> dict[str, Any]:
+    """What ``scanner.classify.classify_sheet`` reads of one rendered photo, and its truth.
+
+    Returns ``cells``, ``coins``, ``horizontal`` and ``vertical`` (the patches and outline strips of
+    the photo rectified with locator-like error) and ``truth`` (the sheet's notation). Cached as
+    ``.npz`` under ``cache/key/split-family-tier`` (``key`` defaults to the renderer's fingerprint),
+    so several models, or a second run, read the very same photos without rendering them again.
+    """
+    from scanner.sample import cell_patches, coin_patches, edge_strips
+
+    path = None
+    if cache is not None:
+        path = cache / (key or fingerprint()) / f"{split}-{family}-{tier}" / f"{seed}.npz"
+        if path.is_file():
+            with np.load(path) as z:
+                return {k: z[k] for k in z.files}
+    sample = render(seed, split=split, tier=tier, family=family)
+    canonical = canonical_of(sample, np.random.default_rng([seed, 77]))
+    strips = edge_strips(canonical)
+    out: dict[str, Any] = {
+        "cells": cell_patches(canonical), "coins": coin_patches(canonical),
+        "horizontal": strips.horizontal, "vertical": strips.vertical,
+        "truth": np.array(str(sample.sheet)),
+    }
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, **out)
+    return out
 
 
 def sample_patches(seed: int, split: str, family: str | None = None, tier: str | None = None) -> Patches:

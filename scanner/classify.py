@@ -23,6 +23,7 @@ from rules.grid import SIZE, cell_label
 from rules.sides import PrintedSide, printed_side
 from scanner.constants import (
     ADAPT_DEFAULT,
+    ADAPT_TEMPERATURE,
     COIN_CLASSES,
     COIN_THRESHOLD,
     CONFIDENCE_THRESHOLD,
@@ -176,7 +177,9 @@ def classify_sheet(
         drawable[r * SIZE + c] = False
     groups = look_alike_groups(features, drawable) if adapt else ()
     if adapt:
-        probs = adapt_to_sheet(probs, features, drawable, groups=groups)
+        # the pooling's temperature belongs to the net it was fitted for (models.fit_decode)
+        t_adapt = m.cell.temperature.get("adapt", ADAPT_TEMPERATURE)
+        probs = adapt_to_sheet(probs, features, drawable, groups=groups, temperature=t_adapt)
     outlines = {}
     if edge_strips is not None:
         for key, strips in edge_strips.items():

@@ -282,9 +282,10 @@ cells 0.5 kept the most cells (first models, unseen-style phone photos: +3.6 poi
 more lets a group's shared mistake override a cell's correct reading."""
 
 ADAPT_TEMPERATURE = 1.44
-"""Divides the pooled log-probabilities so that they stay calibrated: fitted by NLL for the committed
-models on 100 training-style sheets of seeds 9,500,000.. (neither training nor benchmark seeds); pooling
-then keeps 95.9 % of phone cells at 99.8 % accuracy, against 94.2 % at 99.8 % without it."""
+"""Divides the pooled log-probabilities so that they stay calibrated. It depends on the net, so each
+cell net carries its own, fitted by ``python -m models.fit_decode`` and kept in its manifest
+(``temperature.adapt``); this value is only the fall-back for a manifest without one (fitted by NLL
+for the models of 2026-11-22 on 100 training-style sheets of seeds 9,500,000..)."""
 
 LOG_FLOOR = 1e-4
 """Smallest probability taken into a log-sum: one confidently misread cell must not veto its group."""

@@ -162,3 +162,28 @@ def test_label_cells_writes_printed_cells_doubts_and_best_classes() -> None:
     assert doubtful == ("A1",) and rows[0][0] == "?" and rows[0][1] == "F"
     assert rows[mountain[0]][mountain[1]] == "^" and confidence[mountain[0] * 11 + mountain[1]] == 1.0
     assert confidence[1] == 0.5 and len(rows) == 11 and all(len(row) == 11 for row in rows)
+
+
+def test_pooling_temperature_comes_from_the_manifest(models: Models, rendered: Rendered) -> None:
+    """A manifest's ``temperature.adapt`` is the look-alike pooling's temperature (models.fit_decode):
+    a hotter one leaves the pooled cells less sure, and without pooling it changes nothing."""
+    from models.fit_decode import with_adapt
+
+    sample, cells, _coins, _strips = rendered
+    cool = classify_sheet(cells, sample.sheet.side, models=with_adapt(models, 0.7))
+    hot = classify_sheet(cells, sample.sheet.side, models=with_adapt(models, 3.0))
+    assert hot.probabilities.max(axis=-1).mean() < cool.probabilities.max(axis=-1).mean()
+    plain = [classify_sheet(cells, sample.sheet.side, models=with_adapt(models, t), adapt=False)
+             for t in (0.7, 3.0)]
+    np.testing.assert_array_equal(plain[0].probabilities, plain[1].probabilities)
+
+
+def test_fit_decode_scores_calibration_and_coverage() -> None:
+    from models.fit_decode import coverage, nll
+
+    truth = np.array([0, 1, 1, 2])
+    sure = np.eye(3)[truth] * 0.98 + 0.01
+    assert nll(sure, truth) < nll(np.full((4, 3), 1 / 3), truth)
+    probs = np.array([[0.99, 0.01, 0], [0.97, 0.03, 0], [0.5, 0.5, 0], [0, 0.04, 0.96]])
+    kept, wrong = coverage(probs, truth, 0.95)  # keeps cells 0, 1 (wrong) and 3
+    assert (kept, wrong) == (0.75, 0.25)
