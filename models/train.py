@@ -50,6 +50,11 @@ THICKEN_SHARE = 0.2
 THIN_SHARE = 0.1
 BLUR_SHARE = 0.15
 GREY_SHARE = 0.1
+#: Share of patches whose ink is faded toward the paper (``--fade-aug``), and the faintest that keeps:
+#: a pale pencil pressed lightly, a hatch in a light colour (a pale-pink village read as empty in half
+#: the frames of a synthetic video, 2026-11-24).
+FADE_SHARE = 0.25
+FADE_LEAST = 0.35
 
 
 @dataclass(frozen=True)
@@ -124,12 +129,12 @@ def _hue_matrices(angles: torch.Tensor) -> torch.Tensor:
 
 def augment(
     x: torch.Tensor, gen: torch.Generator, mean: torch.Tensor, std: torch.Tensor, shuffle: float = 0.0,
-    shape: bool = False,
+    shape: bool = False, fade: bool = False,
 ) -> torch.Tensor:
     """Jitter that the renderer's parameter bins leave out: exposure, contrast, a small hue shift and
     saturation change (the eval split's pencil colours lie between the training ones), mirror images,
     and a shift of up to 2 px (the locator's error); with ``shape``, also tilt, scale, stroke weight,
-    blur and colour removed (:func:`_shape_jitter`)."""
+    blur and colour removed (:func:`_shape_jitter`); with ``fade``, faint ink (:func:`_fade`)."""
     n = x.shape[0]
 
     v = x * std + mean  # back to [0, 1] BGR
@@ -144,6 +149,8 @@ def augment(
     v = torch.roll(v, shifts=(dy, dx), dims=(2, 3))
     if shape:
         v = _shape_jitter(v, gen)
+    if fade:
+        v = _fade(v, gen)
     if shuffle > 0:
         v = _shuffle_blocks(v, gen, shuffle)
     return (v - mean) / std
@@ -172,6 +179,16 @@ def _shape_jitter(v: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
         lo += share
     grey = (torch.rand(n, generator=gen) < GREY_SHARE)[:, None, None, None]
     return torch.where(grey, v.mean(dim=1, keepdim=True).expand_as(v), v)
+
+
+def _fade(v: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """Blend a share :data:`FADE_SHARE` of the patches toward their paper (each channel's 90th
+    percentile) by a factor down to :data:`FADE_LEAST`: the drawing keeps its shape and hue, faint."""
+    n = v.shape[0]
+    paper = torch.quantile(v.flatten(2), 0.9, dim=2)[:, :, None, None]
+    keep = FADE_LEAST + (1.0 - FADE_LEAST) * torch.rand(n, 1, 1, 1, generator=gen)
+    pick = (torch.rand(n, generator=gen) < FADE_SHARE)[:, None, None, None]
+    return torch.where(pick, paper + (v - paper) * keep, v)
 
 
 def _shuffle_blocks(v: torch.Tensor, gen: torch.Generator, p: float, grid: int = 4) -> torch.Tensor:
@@ -209,6 +226,7 @@ def fit(
     log: Callable[[str], None],
     checkpoint: Path | None = None,
     shape_aug: bool = False,
+    fade_aug: bool = False,
     init: Path | None = None,
     lr: float = LEARNING_RATE,
 ) -> nn.Module:
@@ -240,7 +258,8 @@ def fit(
         for i in range(0, len(x), BATCH):
             idx = order[i : i + BATCH]
             cell = task.name == "cell"
-            out = net(augment(xt[idx], gen, mt, st, SHUFFLE_SHARE if cell else 0.0, shape=cell and shape_aug))
+            out = net(augment(xt[idx], gen, mt, st, SHUFFLE_SHARE if cell else 0.0, shape=cell and shape_aug,
+                              fade=cell and fade_aug))
             loss = sum(lf(o, y[idx]) for lf, o, y in zip(losses, out, yt, strict=False))
             opt.zero_grad()
             loss.backward()
@@ -334,6 +353,7 @@ def train_task(
     log: Callable[[str], None],
     resume: Path | None = None,
     shape_aug: bool = False,
+    fade_aug: bool = False,
     init: Path | None = None,
     lr: float = LEARNING_RATE,
 ) -> dict[str, Any]:
@@ -347,7 +367,8 @@ def train_task(
     stopped: dict[str, Any] = {}
     if resume is None:
         net = fit(task, xs[0], train[1], mean=mean, std=std, epochs=epochs, seed=seed, log=log,
-                  checkpoint=out / f"{task.name}.pt", shape_aug=shape_aug, init=init, lr=lr)
+                  checkpoint=out / f"{task.name}.pt", shape_aug=shape_aug, fade_aug=fade_aug, init=init,
+                  lr=lr)
     else:
         state = torch.load(resume, map_location="cpu")
         net = task.make()
@@ -465,6 +486,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="eval-split sheets per family (manifest figures)")
     ap.add_argument("--shape-aug", action="store_true",
                     help="tilt, scale, stroke weight, blur, grey (cell net)")
+    ap.add_argument("--fade-aug", action="store_true", help="faint ink toward the paper (cell net)")
     ap.add_argument("--default-sheets", type=int, default=0,
                     help="with --families: also this many sheets of the default mixed train split")
     ap.add_argument("--init", type=Path, default=None,
@@ -543,7 +565,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         ev_x, ev_y, _ = evaluation.arrays(task.name)
         entries[task.name] = train_task(task, tr, cal, (ev_x, ev_y), out=args.out, epochs=args.epochs,
                                         seed=args.seed + i, log=log, resume=args.resume,
-                                        shape_aug=args.shape_aug, init=args.init, lr=args.lr)
+                                        shape_aug=args.shape_aug, fade_aug=args.fade_aug, init=args.init,
+                                        lr=args.lr)
         entries[task.name]["code_version"] = git_commit()
         entries[task.name]["recipe"] = recipe
         if task.name == "cell":
@@ -554,6 +577,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if families:
         family_data = {
             "families": families, "without": args.without, "shape_augmentation": args.shape_aug,
+            "fade_augmentation": args.fade_aug,
             "default_split_sheets": args.default_sheets,
             "family_train_seeds": {f: ds.seed_range("train", 0) or [s[0], s[-1]] for f, n in families.items()
                                    for s in [ds.family_seeds("train", f, n, args.seed)]},

@@ -179,7 +179,7 @@ def test_pooling_temperature_comes_from_the_manifest(models: Models, rendered: R
 
 
 def test_fit_decode_scores_calibration_and_coverage() -> None:
-    from models.fit_decode import coverage, nll
+    from models.fit_decode import choose, coverage, nll
 
     truth = np.array([0, 1, 1, 2])
     sure = np.eye(3)[truth] * 0.98 + 0.01
@@ -187,3 +187,6 @@ def test_fit_decode_scores_calibration_and_coverage() -> None:
     probs = np.array([[0.99, 0.01, 0], [0.97, 0.03, 0], [0.5, 0.5, 0], [0, 0.04, 0.96]])
     kept, wrong = coverage(probs, truth, 0.95)  # keeps cells 0, 1 (wrong) and 3
     assert (kept, wrong) == (0.75, 0.25)
+    # the most cells kept within the wrong-share target; none within it: the hottest (most doubtful)
+    scores = {0.8: (0.1, 0.95, 0.004), 1.0: (0.12, 0.9, 0.002), 1.2: (0.15, 0.8, 0.001)}
+    assert choose(scores, 0.002) == 1.0 and choose(scores, 0.0005) == 1.2 and choose(scores, 0.01) == 0.8

@@ -61,11 +61,12 @@ def test_family_training_leaves_one_family_out_and_calibrates_on_held_out_design
     assert train.main(["--out", str(out), "--only", "cell", "--families", "graphite,glyph,color",
                        "--without", "color", "--family-sheets", "1", "--glyph-factor", "1",
                        "--calibrate-on", "eval", "--calibration-sheets", "1", "--eval-sheets", "1",
-                       "--epochs", "1", "--threads", "1", "--shape-aug",
+                       "--epochs", "1", "--threads", "1", "--shape-aug", "--fade-aug",
                        "--cache", str(tmp_path / "cache")]) == 0
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["data"]["families"] == {"graphite": 1, "glyph": 1}
     assert manifest["data"]["without"] == "color" and manifest["data"]["shape_augmentation"]
+    assert manifest["data"]["fade_augmentation"]
     assert manifest["data"]["calibration"].startswith("eval split")
     folders = {p.name for p in (tmp_path / "cache").glob("*/*")}
     assert folders == {"train-graphite", "train-glyph", "eval-graphite", "eval-glyph"}
@@ -113,3 +114,17 @@ def test_rare_repeat_takes_hero_and_star_cells_more_often() -> None:
     (x, (t, s)), _ = train.split_arrays(p, "cell", np.zeros(1, bool), rare_repeat=3)
     assert sorted(x[:, 0, 0, 0].tolist()) == [0, 1, 2, 2, 2, 3, 3, 3, 4, 5]
     assert (t == hero).sum() == 3 and s.sum() == 3
+
+
+def test_fade_keeps_paper_and_hue_and_pales_the_ink(monkeypatch: pytest.MonkeyPatch) -> None:
+    import torch
+
+    monkeypatch.setattr(train, "FADE_SHARE", 1.0)
+    paper = torch.full((4, 3, 8, 8), 0.9)
+    ink = paper.clone()
+    ink[:, :, 2:4, :] = torch.tensor([0.2, 0.3, 0.8])[None, :, None, None]  # a red stroke (BGR)
+    faded = train._fade(ink, torch.Generator().manual_seed(1))
+    assert torch.allclose(faded[:, :, 5:, :], paper[:, :, 5:, :])  # paper stays paper
+    stroke = faded[:, :, 2, 0]
+    assert bool((stroke[:, 0] > 0.2).all()) and bool((stroke[:, 0] <= 0.9).all())  # paler, not gone
+    assert bool((stroke[:, 2] > stroke[:, 0]).all())  # still red
