@@ -10,7 +10,9 @@ including icon fonts training never used; ``params``: the held-out hand, trainin
 tier, rectified with the true corners jittered like the locator's error, are read by ``classify_sheet``
 (per-sheet decoding included) with every model directory given. Per family and model it prints, over
 the drawable cells: right by best guess, reported as ``?``, reported wrongly with confidence; over the
-sheets: every cell, coin and star right with no ``?`` (exact), and the same by best guess; over the
+sheets: every cell, coin and star right with no ``?`` (exact), the same by best guess, and every cell
+either right or ``?`` with coins and stars right (fixable: the player's answers to the ``?`` then give
+the exact score; a cell wrong without ``?`` is never asked about); over the
 hero cells: read as hero by best guess, and other cells read as hero.
 
 The rendered inputs are cached under ``.cache/families`` (per source fingerprint), so several model
@@ -48,7 +50,7 @@ def count(x: dict[str, object], models: object, t: dict[str, float]) -> None:
                              edge_strips={"horizontal": x["horizontal"], "vertical": x["vertical"]},  # type: ignore[dict-item]
                              models=models)  # type: ignore[arg-type]
     best = reading.probabilities.argmax(axis=-1)
-    exact = guess = True
+    exact = guess = honest = True
     for sym, k, got in ds.drawable_outcomes(truth, reading.grid, best):
         top = TERRAIN_SYMBOLS[k]
         t["cells"] += 1
@@ -60,16 +62,19 @@ def count(x: dict[str, object], models: object, t: dict[str, float]) -> None:
         t["false_heroes"] += sym != "H" and top == "H"
         guess &= top == sym
         exact &= got == sym
+        honest &= got in ("?", sym)
     rest = (reading.coins, reading.spent) == (truth.coins, truth.spent) and reading.stars == truth.stars
     t["coins_right"] += (reading.coins, reading.spent) == (truth.coins, truth.spent)
     t["exact"] += exact and rest and not reading.doubtful_coins
     t["guess_exact"] += guess and rest
+    t["honest"] += honest and rest
     t["sheets"] += 1
 
 
 def header() -> str:
     return (f"{'family':11} {'model':>14} {'sheets':>6} {'cells':>6} {'right':>7} {'?':>6} "
-            f"{'sure wrong':>10} {'exact':>6} {'guess ex':>8} {'coins':>6} {'heroes':>9} {'false H':>7}")
+            f"{'sure wrong':>10} {'exact':>6} {'guess ex':>8} {'fixable':>7} {'coins':>6} {'heroes':>9} "
+            f"{'false H':>7}")
 
 
 def row(family: str, name: str, t: dict[str, float]) -> str:
@@ -77,7 +82,8 @@ def row(family: str, name: str, t: dict[str, float]) -> str:
     return (f"{family:11} {name[-14:]:>14} {int(t['sheets']):6d} {int(t['cells']):6d} "
             f"{100 * t['right'] / cells:6.2f}% {100 * t['unsure'] / cells:5.2f}% "
             f"{100 * t['wrong_sure'] / cells:9.2f}% {100 * t['exact'] / sheets:5.1f}% "
-            f"{100 * t['guess_exact'] / sheets:7.1f}% {100 * t['coins_right'] / sheets:5.1f}% "
+            f"{100 * t['guess_exact'] / sheets:7.1f}% {100 * t['honest'] / sheets:6.1f}% "
+            f"{100 * t['coins_right'] / sheets:5.1f}% "
             f"{int(t['heroes_right']):4d}/{int(t['heroes']):<4d} {int(t['false_heroes']):7d}")
 
 
