@@ -452,6 +452,22 @@ def split_arrays(
     return (x[train], [y[train] for y in labels]), (x[cal], [y[cal] for y in labels])
 
 
+def repeat_shift(terrain: np.ndarray, star: np.ndarray, repeat: int) -> np.ndarray:
+    """Log-prior offsets undoing ``--rare-repeat`` (label-shift correction), per terrain class.
+
+    ``terrain`` and ``star`` are the training labels as repeated by :func:`split_arrays`: a class the
+    training saw ``r`` times more often than it occurs gets ``-log r`` (renormalised over the classes),
+    added to the net's tempered logits at inference (``log_prior_shift`` in the manifest).
+    """
+    k = len(TERRAIN_CLASSES)
+    after = np.bincount(terrain, minlength=k).astype(np.float64)
+    rare = (terrain == TERRAIN_CLASSES.index("hero")) | (star > 0)
+    before = after - (repeat - 1) / repeat * np.bincount(terrain[rare], minlength=k)
+    shift = np.log(np.maximum(before, 1.0) / before.sum()) - np.log(np.maximum(after, 1.0) / after.sum())
+    out: np.ndarray = shift - shift.max()
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, default=Path("models"))
@@ -571,6 +587,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         entries[task.name]["recipe"] = recipe
         if task.name == "cell":
             entries[task.name]["widths"] = list(widths)
+            if args.rare_repeat > 1:  # the temperatures above were fitted without it
+                shift = repeat_shift(tr[1][0], tr[1][1], args.rare_repeat)
+                entries[task.name]["log_prior_shift"] = {"terrain": [float(v) for v in shift]}
         if args.init is not None:
             entries[task.name]["started_from"] = lineage(args.init)
     family_data: dict[str, Any] = {}

@@ -89,7 +89,7 @@ def classify_cells(models: Models, patches: np.ndarray) -> tuple[np.ndarray, np.
     flat = patches.reshape(-1, *patches.shape[2:])
     terrain_logits, star_logits, features = models.cell.run(flat)
     t = models.cell.temperature
-    probs = softmax(terrain_logits, t["terrain"])
+    probs = softmax(terrain_logits, t["terrain"], models.cell.prior_shift.get("terrain"))
     stars = softmax(star_logits, t["star"])[:, 1]
     return probs, stars, features
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -62,6 +62,9 @@ class Model:
     classes: tuple[str, ...]
     temperature: dict[str, float]
     entry: Mapping[str, Any]
+    #: Per head, log-probability offsets added after the temperature: training that showed some classes
+    #: more often than they occur (``--rare-repeat``) raised the net's prior for them by that log-ratio.
+    prior_shift: Mapping[str, np.ndarray] = field(default_factory=dict)
 
     def run(self, patches: np.ndarray) -> list[np.ndarray]:
         """Raw ONNX outputs for BGR ``uint8`` patches ``(N, h, w, 3)``."""
@@ -142,6 +145,7 @@ def _load_one(d: Path, name: str, entry: Mapping[str, Any], opts: ort.SessionOpt
         classes=classes,
         temperature={k: float(v) for k, v in entry["temperature"].items()},
         entry=entry,
+        prior_shift={k: np.asarray(v, np.float64) for k, v in entry.get("log_prior_shift", {}).items()},
     )
 
 
@@ -197,8 +201,8 @@ def prepare(patches: np.ndarray, size: tuple[int, int], mean: np.ndarray, std: n
     return out
 
 
-def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
-    z = logits / temperature
+def softmax(logits: np.ndarray, temperature: float = 1.0, shift: np.ndarray | None = None) -> np.ndarray:
+    z = logits / temperature if shift is None else logits / temperature + shift
     z = z - z.max(axis=-1, keepdims=True)
     e = np.exp(z)
     p: np.ndarray = e / e.sum(axis=-1, keepdims=True)

@@ -190,3 +190,20 @@ def test_fit_decode_scores_calibration_and_coverage() -> None:
     # the most cells kept within the wrong-share target; none within it: the hottest (most doubtful)
     scores = {0.8: (0.1, 0.95, 0.004), 1.0: (0.12, 0.9, 0.002), 1.2: (0.15, 0.8, 0.001)}
     assert choose(scores, 0.002) == 1.0 and choose(scores, 0.0005) == 1.2 and choose(scores, 0.01) == 0.8
+
+
+def test_log_prior_shift_lowers_its_class(tmp_path: Path, rendered: Rendered) -> None:
+    """``log_prior_shift`` (a repeated class's prior undone) is added to the tempered logits."""
+    from scanner.classify import classify_cells
+    from scanner.nets import white_balance
+
+    d = _copy(tmp_path)
+    hero = TERRAIN_CLASSES.index("hero")
+    shift = [0.0] * len(TERRAIN_CLASSES)
+    shift[hero] = -2.0
+    _edit_manifest(d, lambda m: m["models"]["cell"].__setitem__("log_prior_shift", {"terrain": shift}))
+    cells = white_balance(rendered[1])
+    plain = classify_cells(load_models(MODEL_DIR), cells)[0]
+    shifted = classify_cells(load_models(d), cells)[0]
+    odds = np.log(shifted[:, hero] / shifted[:, 0]) - np.log(plain[:, hero] / plain[:, 0])
+    np.testing.assert_allclose(odds, -2.0, atol=1e-4)

@@ -128,3 +128,12 @@ def test_fade_keeps_paper_and_hue_and_pales_the_ink(monkeypatch: pytest.MonkeyPa
     stroke = faded[:, :, 2, 0]
     assert bool((stroke[:, 0] > 0.2).all()) and bool((stroke[:, 0] <= 0.9).all())  # paler, not gone
     assert bool((stroke[:, 2] > stroke[:, 0]).all())  # still red
+
+
+def test_repeat_shift_undoes_the_heroes_repetition() -> None:
+    hero = TERRAIN_CLASSES.index("hero")
+    terrain = np.array([0] * 50 + [1] * 30 + [hero] * 4 * 5)  # five hero patches shown four times
+    star = np.zeros_like(terrain)
+    shift = train.repeat_shift(terrain, star, 4)
+    assert shift[hero] == pytest.approx(-np.log(4)) and shift[[0, 1]] == pytest.approx(0.0)
+    assert np.allclose(train.repeat_shift(terrain, star, 1), 0.0)
