@@ -48,7 +48,7 @@ from scanner.nets import MANIFEST, Models, load_models
 #: First seed offset (per family) of the fit's sheets: after the net's calibration sheets (0..).
 FIT_START = 1000
 #: Temperatures tried (log-spaced).
-GRID = tuple(float(t) for t in np.exp(np.linspace(np.log(0.5), np.log(3.0), 28)))
+GRID = tuple(float(t) for t in np.exp(np.linspace(np.log(0.5), np.log(3.0), 46)))
 #: Largest share of drawable cells reported without ``?`` yet wrong that the fit allows (issue 13's goal).
 WRONG_TARGET = 0.002
 #: Thresholds whose coverage and error the fit reports.
