@@ -56,7 +56,8 @@ from scanner.constants import (
     STAR_HERO_PROBABILITY,
     TERRAIN_CLASSES,
 )
-from scanner.numeric import average_linkage_groups, gaussian_blur
+from scanner.numeric import average_linkage_groups, gaussian_blur, median
+from scanner.numeric import percentile as percentile_of
 
 __all__ = [
     "adapt_to_sheet",
@@ -126,7 +127,7 @@ def look_alike_groups(
     if idx.size < 2:
         return ()
     numbers = look_alikes(features[idx], distance)
-    groups = (tuple(int(i) for i in idx[numbers == g]) for g in np.unique(numbers))
+    groups = (tuple(int(i) for i in idx[numbers == g]) for g in sorted(set(numbers.tolist())))
     return tuple(sorted(g for g in groups if len(g) >= 2))
 
 
@@ -220,7 +221,7 @@ def count_against_print(
     count = len(f)
     score = np.full(count + 1, -np.inf)
     for n in range(count):
-        z = gain * (np.linalg.norm(f - np.median(f[n:], axis=0), axis=1) - level)
+        z = gain * (np.linalg.norm(f - median(f[n:], axis=0), axis=1) - level)
         # log sigmoid(z) for the run, log sigmoid(-z) for the print after it
         score[n] = -np.logaddexp(0.0, -z[:n]).sum() - np.logaddexp(0.0, z[n:]).sum()
     e = np.exp(score - score.max())
@@ -391,7 +392,7 @@ def coin_paper(
     """
     x = patches.astype(np.float32)
     outside = ~_disc(x.shape[1], disc)
-    paper = np.percentile(x[:, outside], percentile, axis=1)  # (N, 3)
+    paper = percentile_of(x[:, outside], percentile, axis=1)  # (N, 3)
     x /= np.maximum(paper, 8.0)[:, None, None, :]
     return gaussian_blur(x, blur, (1, 2)) if blur > 0 else x
 
@@ -467,11 +468,11 @@ def unseen_marks(
     inside = _disc(paper.shape[1], COIN_DISC)
     lightness = paper[after][:, inside].mean(axis=(1, 2))
     light = after[np.argsort(-lightness, kind="stable")[:references]]
-    ink = coin_ink(paper[:1], np.median(paper[light], axis=0))[0]
+    ink = coin_ink(paper[:1], median(paper[light], axis=0))[0]
     noise = 0.0
     if light.size > 1:
-        noise = float(np.median([
-            coin_ink(paper[j : j + 1], np.median(paper[light[light != j]], axis=0))[0] for j in light
+        noise = float(median([
+            coin_ink(paper[j : j + 1], median(paper[light[light != j]], axis=0))[0] for j in light
         ]))
     flags[first] = bool(ink > floor and ink > ratio * noise)
     return flags

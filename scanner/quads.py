@@ -67,6 +67,9 @@ def candidate_quads(
     for cnt in contours:
         if len(cnt) < 40:
             continue  # a contour this short cannot outline a grid of min_area
+        _, _, bw, bh = cv2.boundingRect(cnt)
+        if bw * bh < min_area:
+            continue  # nor one whose box is smaller (its hull lies inside the box)
         hull = cv2.convexHull(cnt)
         if cv2.contourArea(hull) < min_area:  # the hull: a frame broken by a gap still counts
             continue

@@ -137,3 +137,15 @@ def test_close_calls_are_reported_as_doubts() -> None:
     shaky = replace(loc, orientation_confidence=0.1, side_confidence=0.2)
     doubts = shaky.doubts()
     assert len(doubts) == 2 and "A1" in doubts[0] and "side B" in doubts[1]
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 224])
+def test_profile_sampling_is_numpys_interp(n: int) -> None:
+    from scanner.comb import sample_profile
+
+    rng = np.random.default_rng(n)
+    profile = rng.normal(0.0, 3.0, n)
+    x = rng.uniform(-3.0, n + 2.0, (7, 5, 12))
+    x.flat[:4] = [0.0, n - 1.0, n / 2.0, -1e-9]  # the ends, a whole position, just outside
+    expected = np.interp(x, np.arange(n, dtype=np.float64), profile, left=np.nan, right=np.nan)
+    np.testing.assert_array_equal(sample_profile(profile, x), expected)
