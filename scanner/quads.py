@@ -38,6 +38,11 @@ def downscale(image: np.ndarray, long_side: int = LOCATE_SIDE) -> tuple[np.ndarr
         # area averaging over a 12 MP photo costs ~15 ms; decimating to twice the target first is
         # nearly free and the final area step still removes the aliasing.
         src = cv2.resize(image, (2 * w, 2 * h), interpolation=cv2.INTER_NEAREST)
+    elif s < 0.5:
+        # halving first: OpenCV's 2 x 2 block mean is a fast path (under 1 ms for the 3 MP of a 12 MP
+        # photo decoded at half size), its fractional area resize is not (14 ms straight to the
+        # target, 6 ms from the halved copy)
+        src = cv2.resize(image, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     small = cv2.resize(src, (w, h), interpolation=cv2.INTER_AREA)
     return small, w / full_w
 

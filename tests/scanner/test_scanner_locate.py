@@ -149,3 +149,18 @@ def test_profile_sampling_is_numpys_interp(n: int) -> None:
     x.flat[:4] = [0.0, n - 1.0, n / 2.0, -1e-9]  # the ends, a whole position, just outside
     expected = np.interp(x, np.arange(n, dtype=np.float64), profile, left=np.nan, right=np.nan)
     np.testing.assert_array_equal(sample_profile(profile, x), expected)
+
+
+@pytest.mark.parametrize("shape", [(2000, 1500), (3024, 4032), (1921, 1000), (1000, 3839), (4000, 3000), (900, 700)])
+def test_downscale_keeps_the_side_and_averages(shape: tuple[int, int]) -> None:
+    from scanner.quads import downscale
+
+    h, w = shape
+    image = np.zeros((h, w, 3), np.uint8)
+    image[::2] = 200  # stripes a pixel wide: an average makes them grey, a decimation would not
+    small, scale = downscale(image, 960)
+    assert max(small.shape[:2]) == min(960, max(shape))
+    assert abs(small.shape[1] - w * scale) < 1.0 and abs(small.shape[0] - h * scale) < 1.0
+    if 960 < max(shape) <= 4 * 960:  # (further down a nearest-neighbour decimation comes first)
+        inner = small[3:-3, 3:-3].astype(np.float64)
+        assert abs(float(inner.mean()) - 100.0) < 3.0 and float(inner.std()) < 40.0
