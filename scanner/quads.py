@@ -208,8 +208,12 @@ def dark_lines(grey: np.ndarray) -> np.ndarray:
     smooth = cv2.GaussianBlur(grey, (0, 0), LOCATE_DENOISE)
     local = cv2.blur(smooth, (block, block)).astype(np.float32)
     noise = 1.4826 * _median_u8(cv2.absdiff(grey, smooth))
-    depth = np.maximum(LOCATE_DEPTH * local, LOCATE_NOISE_SIGMAS * noise / 2.0 + 2.0)
-    mask = ((local - smooth.astype(np.float32)) > depth).astype(np.uint8) * 255
+    # in place, two float images instead of six (fresh memory is most of their cost in one run)
+    darker = smooth.astype(np.float32)
+    np.subtract(local, darker, out=darker)  # how much darker than the neighbourhood
+    depth = np.multiply(local, LOCATE_DEPTH, out=local)
+    np.maximum(depth, LOCATE_NOISE_SIGMAS * noise / 2.0 + 2.0, out=depth)
+    mask = cv2.compare(darker, depth, cv2.CMP_GT)  # 255 where darker by more than the depth
     # bridge 1-px gaps (dashes, noise holes) so that the frame closes into one outline
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 
