@@ -127,13 +127,16 @@ def paper_quads(grey: np.ndarray) -> list[np.ndarray]:
 def page_like(quad: np.ndarray) -> bool:
     """Whether a quad's sides are in about a page's proportion (19.2 by 13.6 cells: 1.41), allowing
     for perspective (``PAGE_ASPECT_RANGE``); a long thin box (the coin track's) is no page."""
+    lo, hi = PAGE_ASPECT_RANGE
+    return lo <= elongation(quad) <= hi
+
+
+def elongation(quad: np.ndarray) -> float:
+    """Long over short side of a quad (each the sum of two opposite sides); inf when degenerate."""
     q = np.asarray(quad, dtype=np.float64).reshape(4, 2)
     sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-    a, b = sides[0] + sides[2], sides[1] + sides[3]
-    if min(a, b) <= 0.0:
-        return False
-    lo, hi = PAGE_ASPECT_RANGE
-    return bool(lo <= max(a, b) / min(a, b) <= hi)
+    a, b = float(sides[0] + sides[2]), float(sides[1] + sides[3])
+    return max(a, b) / min(a, b) if min(a, b) > 0.0 else float("inf")
 
 
 def grids_in_page(page: np.ndarray) -> list[np.ndarray]:
@@ -191,7 +194,13 @@ def _side_choices(hull: np.ndarray) -> list[np.ndarray]:
         if not ok:
             continue
         area = float(cv2.contourArea(quad.astype(np.float32)))
-        if 0.3 * hull_area < area < 1.5 * hull_area and cv2.isContourConvex(quad.astype(np.float32)):
+        # a sliver longer than any page (the coin track's box with a side of the frame) holds no
+        # grid: true grids come out at most 1.4 long over short, tilted 45 degrees
+        if (
+            0.3 * hull_area < area < 1.5 * hull_area
+            and cv2.isContourConvex(quad.astype(np.float32))
+            and elongation(quad) <= PAGE_ASPECT_RANGE[1]
+        ):
             out.append((area, order_clockwise(quad)))
     out.sort(key=lambda t: -t[0])
     return [q for _, q in out]

@@ -203,3 +203,22 @@ def test_dark_lines_is_the_threshold_formula(seed: int) -> None:
     expected = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     np.testing.assert_array_equal(dark_lines(grey), expected)
     assert 0 < int(np.count_nonzero(expected)) < expected.size // 2
+
+
+def test_second_guess_outlines_are_no_slivers() -> None:
+    # the sample's grid outline is broken by the banner over it; the second guesses through other
+    # hull sides of its outlines once included the coin track's box joined to a frame side (~8:1)
+    from pathlib import Path
+
+    import cv2
+
+    from scanner.constants import PAGE_ASPECT_RANGE
+    from scanner.orient import min_channel
+    from scanner.quads import candidate_quads, downscale, elongation
+
+    sample = cv2.imread(str(Path(__file__).parents[2] / "samples" / "phone_clear_A.jpg"), cv2.IMREAD_COLOR)
+    for image in (sample, cv2.resize(sample, (1500, 2000), interpolation=cv2.INTER_CUBIC)):
+        _, _, alternates = candidate_quads(min_channel(downscale(image)[0]))
+        assert all(elongation(q) <= PAGE_ASPECT_RANGE[1] for q in alternates)
+    assert elongation(np.array([[0.0, 0.0], [80.0, 0.0], [80.0, 10.0], [0.0, 10.0]])) == 8.0
+    assert elongation(np.zeros((4, 2))) == float("inf")
