@@ -241,14 +241,22 @@ def cell_likeness(
         y, x = o + rc[0] * p, o + rc[1] * p
         return grey[y + slack - pad : y + p - slack + pad, x + slack - pad : x + p - slack + pad]
 
+    inked: dict[tuple[int, int], bool] = {}
+
+    def has_ink(rc: tuple[int, int]) -> bool:
+        if rc not in inked:  # once per cell, not once per pair it is in
+            inked[rc] = float(patch(rc, 0).std()) >= ALIKE_MIN_INK
+        return inked[rc]
+
     def alike(a: tuple[int, int], b: tuple[int, int]) -> float:
         key = (a, b) if a < b else (b, a)
         if key not in pairs:
-            t = patch(key[0], 0)
-            if min(float(t.std()), float(patch(key[1], 0).std())) < ALIKE_MIN_INK:
+            if not (has_ink(key[0]) and has_ink(key[1])):
                 pairs[key] = 0.0  # bare paper (and the grid lines' halo) is like nothing
             else:
-                pairs[key] = float(cv2.matchTemplate(patch(key[1], slack), t, cv2.TM_CCOEFF_NORMED).max())
+                pairs[key] = float(
+                    cv2.matchTemplate(patch(key[1], slack), patch(key[0], 0), cv2.TM_CCOEFF_NORMED).max()
+                )
         return pairs[key]
 
     out = np.zeros(len(cell_sets))
