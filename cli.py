@@ -1361,6 +1361,10 @@ class _Reports:
             name = f"{stem}_{n}"
         return name
 
+    def _unwritten(self, player: str, why: str) -> None:
+        """An index entry without a report: the player listed, last, with why."""
+        self.entries.append({"name": player, "report": "", "total": None, "monsters": None, "note": why})
+
     def _entry(self, player: str, name: str, got: dict[str, Any], ok: bool) -> dict[str, Any]:
         """The index entry of a written report."""
         self.taken.add(name.lower())
@@ -1378,8 +1382,7 @@ class _Reports:
             got = _reviewed(source, self.chosen, self.which, None)
             _write_review(got, player, self.folder / f"{name}.html", None, self.chosen, self.which)
         except _InputError as exc:
-            self.entries.append({"name": player, "report": "", "total": None, "monsters": None,
-                                 "note": str(exc)})
+            self._unwritten(player, str(exc))
             return
         self.entries.append(self._entry(player, name, got, row["ok"]))
 
@@ -1402,8 +1405,7 @@ class _Reports:
         except _LIBRARY_FAULTS as exc:
             readings = Failure("unreadable", f"cannot be read ({type(exc).__name__})")
         if isinstance(readings, Failure):
-            self.entries.append({"name": player, "report": "", "total": None, "monsters": None,
-                                 "note": f"{source}: {readings.message}"})
+            self._unwritten(player, f"{source}: {readings.message}")
             return
         assert not isinstance(image, Failure)  # read_sheets read it
         ok = {row.get("sheet", 1): bool(row["ok"]) for row in rows}
@@ -1416,8 +1418,7 @@ class _Reports:
             try:
                 _write_review(got, label, self.folder / f"{name}.html", None, self.chosen, self.which)
             except _InputError as exc:
-                self.entries.append({"name": label, "report": "", "total": None, "monsters": None,
-                                     "note": str(exc)})
+                self._unwritten(label, str(exc))
                 continue
             self.entries.append(self._entry(label, name, got, ok.get(k, False)))
 
