@@ -348,22 +348,18 @@ def _finish(
         return Failure(
             "too_small", f"the grid is only {pitch:.1f} px per cell; move closer (>= {MIN_CELL_PX:.0f})"
         )
-    copy, scale = small if small is not None else downscale(image)
-    sources: Sources = [(copy, scale), (image, 1.0)]
-    # the lines are measured in the darkest channel: the small copy's taken once, so that its warps
-    # (all but a small grid's last) carry one channel, not three
-    lines: Sources = [(min_channel(copy), scale), (image, 1.0)]
+    sources: Sources = [small if small is not None else downscale(image), (image, 1.0)]
     check_frame = refine and small is not None  # corners given by hand are the person's call
     if refine:
-        h, crossings, last = refine_grid(lines, h, debug=debug)
+        h, crossings, last = refine_grid(sources, h, debug=debug)
         if check_frame:
             moved = _whole_rows(h, frame_evidence(last, _window_ppc(last)))
             if moved is not h:
-                h, crossings, last = refine_grid(lines, moved, debug=debug)
+                h, crossings, last = refine_grid(sources, moved, debug=debug)
         canon, marks = _landmarks(sources, h)
         settled, why = _settle_shift(sources, h, marks)
         if settled is not h:
-            moved_h, moved_crossings, moved_last = refine_grid(lines, settled, debug=debug)
+            moved_h, moved_crossings, moved_last = refine_grid(sources, settled, debug=debug)
             # the coin track's verdict stands unless it leaves a row or column of the grid bare
             if not check_frame or _whole(moved_last):
                 h, crossings, last = moved_h, moved_crossings, moved_last
@@ -376,7 +372,7 @@ def _finish(
                 )
     else:
         crossings = apply_h(h, NODES)
-        last = warp_from(lines, h, float(np.clip(pitch, 16, 48)), REFINE_MARGIN)
+        last = warp_from(sources, h, float(np.clip(pitch, 16, 48)), REFINE_MARGIN)
         canon, marks = _landmarks(sources, h)
     pitch = grid_pitch(h)
     hgt, wid = image.shape[:2]
