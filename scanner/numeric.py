@@ -112,8 +112,10 @@ def gaussian_blur(x: np.ndarray, sigma: float, axes: Sequence[int], truncate: fl
         padded = np.pad(out.astype(np.float64), pad, mode="symmetric")
         length = out.shape[axis]
         acc = np.zeros(out.shape, np.float64)
+        window = [slice(None)] * out.ndim
         for k, w in enumerate(weights):
-            acc += w * np.take(padded, np.arange(k, k + length), axis=axis)
+            window[axis] = slice(k, k + length)  # a view, where np.take copied
+            acc += w * padded[tuple(window)]
         out = acc.astype(dtype)
     return out
 
