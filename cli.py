@@ -741,7 +741,7 @@ def _batch_row(
     left to right).
 
     A module-level function of plain arguments, so that a worker process can run it (``--jobs``)."""
-    if each and not why_not and source != "-" and not source.lower().endswith(_SHEET_SUFFIX):
+    if _reads_each(source, why_not, each):
         pairs = _score_each(source, card_ids, season, allow_doubtful)
     else:
         pairs = [_score_one(source, why_not, card_ids, season, allow_doubtful)]
@@ -750,6 +750,11 @@ def _batch_row(
         if "error" in row:
             row["error"] = _utf8(row["error"])
     return pairs
+
+
+def _reads_each(source: str, why_not: str, each: bool) -> bool:
+    """Whether batch --each reads `source` sheet by sheet: a photo (not a .sheet, not stdin) it may read."""
+    return each and not why_not and source != "-" and not source.lower().endswith(_SHEET_SUFFIX)
 
 
 def _score_each(
@@ -959,7 +964,8 @@ def batch(
     ] = None,
     report_dir: Annotated[
         Path | None,
-        typer.Option(metavar="DIR", help="Write an HTML report per input and index.html ranking players."),
+        typer.Option(metavar="DIR", help="Write an HTML report per input (with --each, per sheet) and "
+                     "index.html ranking the players."),
     ] = None,
     each: Annotated[
         bool,
@@ -977,7 +983,9 @@ def batch(
     person must look at. Bad options are exit 2 before any input is read.
 
     Without --each a photo of several sheets fails (status 3); with it each sheet is a row of its own,
-    "input" photo.jpg#1, #2... (left to right) and "sheet" its number.
+    "input" photo.jpg#1, #2... (left to right) and "sheet" its number, and --report-dir writes a report
+    per sheet, photo#1.html, photo#2.html..., each showing its part of the photo; index.html ranks the
+    sheets as players.
     """
     import json
     import os
@@ -986,9 +994,6 @@ def batch(
     from rich.progress import Progress
 
     chosen, which = _parse_cards_and_season(cards, season)
-    if each and report_dir is not None:
-        raise _fail("--each does not go with --report-dir yet (a report reads a whole photo); "
-                    "write the reports without --each", 2)
     if csv is not None:
         _check_output_file(csv, "--csv")
     review = _output_dir(review_dir, "--review-dir") if review_dir is not None else None
@@ -1011,16 +1016,19 @@ def batch(
             task = progress.add_task("scoring", total=len(items))
             season_name = which.value if which else None
             rows = _batch_rows(items, tuple(card_ids), season_name, allow_doubtful, workers, each)
-            for (source, _), pairs in zip(items, rows, strict=True):
+            for (source, why_not), pairs in zip(items, rows, strict=True):
                 for row, note in pairs:
                     if note:
                         _say("note", "yellow", note, progress.console)
                     if out is not None:  # the file first: a row on stdout is a row in the file
                         out.row(_csv_values(row, card_ids, which is not None))
                     typer.echo(json.dumps(row, ensure_ascii=False))
-                    if reports is not None:
-                        reports.add(source, row)
                     statuses.append(row["status"])
+                if reports is not None:
+                    if _reads_each(source, why_not, each):
+                        reports.add_sheets(source, [row for row, _ in pairs])
+                    else:
+                        reports.add(source, pairs[0][0])
                 if review is not None and not all(row["ok"] for row, _ in pairs):
                     _copy_for_review(source, review, taken)  # the photo once, however many sheets failed
                 progress.advance(task)
@@ -1232,38 +1240,59 @@ def _reviewed(
 ) -> dict[str, Any]:
     """Read one input (photo or .sheet) for a report, doubts kept: the review, the images and what the
     report shows; raises _InputError."""
-    from front.report import odds_of
-    from front.results import review, uncertain_of
+    from front.results import uncertain_of
     from rules import Sheet, SheetError
     from scanner.nets import ModelError
 
-    photo = canonical = probabilities = None
     try:
         if source == "-" or source.lower().endswith(".sheet"):
             sheet = Sheet.parse(_sheet_text(source))
-            uncertain = uncertain_of(sheet.replace(fixes) if fixes else sheet)
-        else:
-            from scanner.failure import Failure
-            from scanner.load import load_photo
-            from scanner.pipeline import read_photo
+            return _reviewed_sheet(uncertain_of(sheet.replace(fixes) if fixes else sheet), chosen, which)
+        from scanner.failure import Failure
+        from scanner.load import load_photo
+        from scanner.pipeline import read_photo
 
-            reading = read_photo(source)  # the reading `score` makes of it
-            if isinstance(reading, Failure):
-                raise _InputError(f"{source}: {reading.message}", 3)
-            shown = load_photo(source)  # only shown (at most 1200 px): the shrunk decode will do
-            photo = None if isinstance(shown, Failure) else shown.image
-            canonical, probabilities = reading.canonical, reading.probabilities
-            uncertain = reading.uncertain.fix(fixes) if fixes else reading.uncertain
-        return {
-            "review": review(uncertain, chosen, which),
-            "photo": photo,
-            "canonical": canonical,
-            "odds": odds_of(probabilities, uncertain.alternatives),
-        }
+        reading = read_photo(source)  # the reading `score` makes of it
+        if isinstance(reading, Failure):
+            raise _InputError(f"{source}: {reading.message}", 3)
+        shown = load_photo(source)  # only shown (at most 1200 px): the shrunk decode will do
+        photo = None if isinstance(shown, Failure) else shown.image
+        return _reviewed_reading(reading, photo, chosen, which, fixes)
     except SheetError as exc:
         raise _InputError(f"{source}: {exc}", 2) from None
     except ModelError as exc:
         raise _InputError(str(exc), 1) from None
+
+
+def _reviewed_reading(
+    reading: Reading,
+    photo: Any,
+    chosen: Sequence[ScoringCard],
+    which: Season | None,
+    fixes: Mapping[Cell, Terrain] | None,
+) -> dict[str, Any]:
+    """What a report shows of a photo's reading (`photo` the image shown with it, or None)."""
+    uncertain = reading.uncertain.fix(fixes) if fixes else reading.uncertain
+    return _reviewed_sheet(uncertain, chosen, which, photo, reading.canonical, reading.probabilities)
+
+
+def _reviewed_sheet(
+    uncertain: UncertainSheet,
+    chosen: Sequence[ScoringCard],
+    which: Season | None,
+    photo: Any = None,
+    canonical: Any = None,
+    probabilities: Any = None,
+) -> dict[str, Any]:
+    from front.report import odds_of
+    from front.results import review
+
+    return {
+        "review": review(uncertain, chosen, which),
+        "photo": photo,
+        "canonical": canonical,
+        "odds": odds_of(probabilities, uncertain.alternatives),
+    }
 
 
 def _write_report(
@@ -1275,6 +1304,20 @@ def _write_report(
     fixes: Mapping[Cell, Terrain] | None,
 ) -> Review:
     """Write one input's HTML report (and annotated PNG); returns its review; raises _InputError."""
+    got = _reviewed(source, chosen, which, fixes)
+    return _write_review(got, Path(source).name, out, png, chosen, which)
+
+
+def _write_review(
+    got: dict[str, Any],
+    title: str,
+    out: Path,
+    png: Path | None,
+    chosen: Sequence[ScoringCard],
+    which: Season | None,
+) -> Review:
+    """Write the HTML report (and annotated PNG) of what :func:`_reviewed` got, headed `title` (the
+    input's name); returns its review; raises _InputError."""
     import cv2
 
     from front.overlay import draw_sheet
@@ -1282,15 +1325,14 @@ def _write_report(
     from front.results import problems_of
     from scanner.files import write_atomic
 
-    got = _reviewed(source, chosen, which, fixes)
     review: Review = got["review"]
-    page = report_html(review, chosen, which, title=Path(source).name, photo=got["photo"],
+    page = report_html(review, chosen, which, title=title, photo=got["photo"],
                        canonical=got["canonical"], odds=got["odds"], problems=problems_of(review.uncertain))
 
     try:
         if png is not None:
             if got["canonical"] is None:
-                raise _InputError(f"{source}: --png needs a photo (a .sheet file has no image)", 2)
+                raise _InputError(f"{title}: --png needs a photo (a .sheet file has no image)", 2)
             drawn = draw_sheet(got["canonical"], review.uncertain.sheet, review.uncertain.alternatives)
             ok, encoded = cv2.imencode(".png", drawn)
             if not ok:
@@ -1303,32 +1345,82 @@ def _write_report(
 
 
 class _Reports:
-    """batch --report-dir: one HTML report per input as the batch goes, then index.html ranking them."""
+    """batch --report-dir: one HTML report per input as the batch goes (with --each, per sheet of a
+    table photo), then index.html ranking them."""
 
     def __init__(self, folder: Path, chosen: Any, which: Any) -> None:
         self.folder, self.chosen, self.which = folder, chosen, which
         self.entries: list[dict[str, Any]] = []
         self.taken: set[str] = {"index"}
 
-    def add(self, source: str, row: dict[str, Any]) -> None:
-        stem = Path(source).stem if source != "-" else "stdin"
+    def _free(self, stem: str) -> str:
+        """A report name not yet given (``stem``, ``stem_2``...; case-blind for case-blind disks)."""
         name, n = stem, 1
         while name.lower() in self.taken:
             n += 1
             name = f"{stem}_{n}"
-        player = Path(source).name if source != "-" else "stdin"
-        entry: dict[str, Any] = {"name": player, "report": f"{name}.html", "total": None, "monsters": None}
-        try:
-            review = _write_report(source, self.folder / entry["report"], None, self.chosen, self.which, None)
-        except _InputError as exc:
-            self.entries.append(entry | {"report": "", "note": str(exc)})
-            return
+        return name
+
+    def _unwritten(self, player: str, why: str) -> None:
+        """An index entry without a report: the player listed, last, with why."""
+        self.entries.append({"name": player, "report": "", "total": None, "monsters": None, "note": why})
+
+    def _entry(self, player: str, name: str, got: dict[str, Any], ok: bool) -> dict[str, Any]:
+        """The index entry of a written report."""
         self.taken.add(name.lower())
-        shown = review.shown
-        entry["total"] = shown["season"]["total"] if "season" in shown else shown["total"]
-        entry["monsters"] = shown["season"]["monsters"] if "season" in shown else shown["monsters"]
-        entry["note"] = "" if row["ok"] else "needs a look: " + review.verdict.message()
-        self.entries.append(entry)
+        review: Review = got["review"]
+        part = review.shown.get("season", review.shown)  # the season's figures when there is one
+        note = "" if ok else "needs a look: " + review.verdict.message()
+        return {"name": player, "report": f"{name}.html", "total": part["total"],
+                "monsters": part["monsters"], "note": note}
+
+    def add(self, source: str, row: dict[str, Any]) -> None:
+        stem = Path(source).stem if source != "-" else "stdin"
+        name = self._free(stem)
+        player = Path(source).name if source != "-" else "stdin"
+        try:
+            got = _reviewed(source, self.chosen, self.which, None)
+            _write_review(got, player, self.folder / f"{name}.html", None, self.chosen, self.which)
+        except _InputError as exc:
+            self._unwritten(player, str(exc))
+            return
+        self.entries.append(self._entry(player, name, got, row["ok"]))
+
+    def add_sheets(self, source: str, rows: Sequence[dict[str, Any]]) -> None:
+        """--each on a photo: one report per sheet it holds, named as its rows (``table.jpg#2`` ->
+        ``table#2.html``; a photo of one sheet ``table.html``), showing the part of the photo around
+        that sheet; the photo read once, as its rows were (:func:`scanner.pipeline.read_photo_sheets`)."""
+        from front.report import photo_part
+        from scanner.failure import Failure
+        from scanner.load import load_image
+        from scanner.nets import ModelError
+        from scanner.pipeline import read_sheets
+
+        player, stem = Path(source).name, Path(source).stem
+        image = load_image(source)
+        try:
+            readings = image if isinstance(image, Failure) else read_sheets(image)
+        except ModelError as exc:
+            readings = Failure("unreadable", str(exc))
+        except _LIBRARY_FAULTS as exc:
+            readings = Failure("unreadable", f"cannot be read ({type(exc).__name__})")
+        if isinstance(readings, Failure):
+            self._unwritten(player, f"{source}: {readings.message}")
+            return
+        assert not isinstance(image, Failure)  # read_sheets read it
+        ok = {row.get("sheet", 1): bool(row["ok"]) for row in rows}
+        several = len(readings) > 1
+        for k, reading in enumerate(readings, 1):
+            label = f"{player}#{k}" if several else player
+            name = self._free(f"{stem}#{k}" if several else stem)
+            got = _reviewed_reading(reading, photo_part(image, reading.corners) if several else image,
+                                    self.chosen, self.which, None)
+            try:
+                _write_review(got, label, self.folder / f"{name}.html", None, self.chosen, self.which)
+            except _InputError as exc:
+                self._unwritten(label, str(exc))
+                continue
+            self.entries.append(self._entry(label, name, got, ok.get(k, False)))
 
     def close(self) -> None:
         from front.report import index_html
@@ -1570,6 +1662,29 @@ def _quiet_on_closed_pipe() -> None:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
 
+def _app_for(args: Sequence[str]) -> typer.Typer:
+    """The app with only the command the arguments name first, or the whole app when they name none.
+
+    typer turns every command's signature into click options on each start (~10 ms CPU for the ten
+    commands, a fortieth of reading a photo) though one command runs. ``cartoscan --help``,
+    ``--version`` and a misspelt command (with its "did you mean") get the whole app; a named
+    command parses, helps and fails the same either way, the app's settings and callback shared.
+    """
+    import copy
+
+    from typer.main import get_command_name
+
+    if not args:
+        return app
+    chosen = [c for c in app.registered_commands
+              if args[0] == (c.name or get_command_name(c.callback.__name__ if c.callback else ""))]
+    if not chosen:
+        return app
+    one = copy.copy(app)
+    one.registered_commands = chosen
+    return one
+
+
 def main() -> None:
     """Run the command; usage errors (typer's own, too) are one red line and exit status 2."""
     import os
@@ -1583,7 +1698,7 @@ def main() -> None:
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     _quiet_on_closed_pipe()
     try:
-        code = app(standalone_mode=False)
+        code = _app_for(sys.argv[1:])(standalone_mode=False)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:

@@ -25,10 +25,11 @@ from rules import Cell, Terrain, parse_label
 from rules.grid import SIZE
 from scanner.constants import CANON_MARGIN, CANON_PPC
 
-__all__ = ["data_uri", "index_html", "odds_of", "report_html"]
+__all__ = ["data_uri", "index_html", "odds_of", "photo_part", "report_html"]
 
 _PHOTO_SIDE = 1200  # px: the photo is shown, not measured, so a smaller copy keeps the file light
 _CANVAS = round((SIZE + 2 * CANON_MARGIN) * CANON_PPC)  # the canonical image's side, px
+_PART_MARGIN = 3.0  # cells around the grid kept by photo_part: the title above, the coin track below
 
 
 def data_uri(image: np.ndarray, *, max_side: int | None = None, quality: int = 85) -> str:
@@ -40,6 +41,30 @@ def data_uri(image: np.ndarray, *, max_side: int | None = None, quality: int = 8
     if not ok:  # pragma: no cover - imencode of a uint8 BGR array does not fail
         raise ValueError("cannot encode the image as JPEG")
     return "data:image/jpeg;base64," + base64.b64encode(buffer.tobytes()).decode("ascii")
+
+
+def photo_part(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The part of a photo around one sheet's grid (a table photo of several sheets).
+
+    Parameters
+    ----------
+    image : (H, W, 3) array, the photo.
+    corners : (4, 2) array, the grid's corners in the image's px.
+
+    Returns
+    -------
+    (h, w, 3) array, a view of `image`: the grid's bounding box widened by ``_PART_MARGIN`` cells on
+    each side (so the title and the coin track show), clipped to the image.
+    """
+    corners = np.asarray(corners, dtype=np.float64)
+    low, high = corners.min(axis=0), corners.max(axis=0)
+    pad = (high - low) / SIZE * _PART_MARGIN
+    height, width = image.shape[:2]
+    x0, y0 = np.maximum(np.floor(low - pad), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(high + pad), (width, height)).astype(int)
+    if x1 <= x0 or y1 <= y0:  # a grid wholly outside the image: the whole photo, not an empty one
+        return image
+    return image[y0:y1, x0:x1]
 
 
 def _e(text: object) -> str:

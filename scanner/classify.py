@@ -35,6 +35,7 @@ from scanner.constants import (
 from scanner.decode import (
     adapt_to_sheet,
     attack_stars,
+    clashing_kinds,
     count_against_print,
     crowded_track,
     decode_coin_track,
@@ -219,8 +220,10 @@ def classify_sheet(
         coins = states.count("filled")
         spent = states.count("crossed")
         unsure_coins = coin_conf < COIN_THRESHOLD
-        if decode:  # a first "empty" coin darker than the empty ones holds a mark the net missed
+        if decode:  # a first "empty" coin darker than the empty ones holds a mark the net missed;
+            # of twin marks read as different kinds one is misread
             unsure_coins |= unseen_marks(coins_balanced, cls) | crowded_track(cls)
+            unsure_coins |= clashing_kinds(coin_f, cls)
         doubtful_coins = tuple(int(i) for i in np.flatnonzero(unsure_coins))
     return SheetReading(
         side=side,

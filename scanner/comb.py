@@ -22,6 +22,7 @@ from scanner.constants import (
     VERIFY_PAD,
     VERIFY_PPC,
 )
+from scanner.numeric import median, percentile
 from scanner.rectify import apply_h, canon_matrix, canon_size, grid_homography
 
 N = SIZE
@@ -102,10 +103,26 @@ def line_response(dark: np.ndarray, ppc: float) -> tuple[np.ndarray, np.ndarray]
     w = max(1, round(LINE_HALF_WIDTH * ppc))
     out = []
     for axis in (1, 0):
-        a = np.roll(dark, w, axis=axis)
-        b = np.roll(dark, -w, axis=axis)
-        out.append(np.maximum(np.minimum(dark - a, dark - b), 0.0))
+        n = dark.shape[axis]
+        # dark minus dark rolled by w and by -w (np.roll, wrapping round), through slices: two
+        # arrays instead of six (fresh memory is most of the cost of the warps' responses)
+        left, right = (_minus_rolled(dark, shift % n, axis) for shift in (w, -w))
+        np.minimum(left, right, out=left)
+        out.append(np.maximum(left, 0.0, out=left))
     return out[0], out[1]
+
+
+def _minus_rolled(a: np.ndarray, shift: int, axis: int) -> np.ndarray:
+    # a - np.roll(a, shift, axis) for 0 <= shift < a.shape[axis], of a 2-D array
+    n = a.shape[axis]
+
+    def part(lo: int, hi: int) -> tuple[slice, ...]:
+        return (slice(None), slice(lo, hi)) if axis == 1 else (slice(lo, hi),)
+
+    out = np.empty_like(a)
+    np.subtract(a[part(shift, n)], a[part(0, n - shift)], out=out[part(shift, n)])
+    np.subtract(a[part(0, shift)], a[part(n - shift, n)], out=out[part(0, shift)])
+    return out
 
 
 def _best_shift(
@@ -120,7 +137,7 @@ def _best_shift(
         if b - a < 3:
             return -np.inf
         prof = ridge[a:b].mean(axis=0)
-        prof = np.minimum(prof, np.percentile(prof, COMB_CAP_PERCENTILE))
+        prof = np.minimum(prof, percentile(prof, COMB_CAP_PERCENTILE))
         xs = np.arange(prof.size, dtype=np.float64)
         on = np.interp(o + np.arange(N + 1.0) * p, xs, prof, left=0.0, right=0.0)
         off = np.interp(o + (np.arange(N) + 0.5) * p, xs, prof, left=0.0, right=0.0)
@@ -144,17 +161,44 @@ def _teeth(
     return np.asarray(off + pitch * k * (1.0 + chirp * (k - N / 2) / N))
 
 
+def sample_profile(profile: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Linear interpolation of a profile sampled at 0, 1, ..., n - 1, NaN outside ``[0, n - 1]``.
+
+    The same values, bit for bit, as ``np.interp(x, np.arange(n), profile, left=nan, right=nan)``
+    (the same formula, ``slope * (x - j) + profile[j]``), at half its cost: the samples sit at whole
+    positions, so each point's interval is its floor, not a binary search.
+
+    Parameters
+    ----------
+    profile : (n,) float array, n >= 1.
+    x : float array of any shape.
+
+    Returns
+    -------
+    float64 array of the shape of `x`.
+    """
+    prof = np.asarray(profile, dtype=np.float64)
+    n = prof.size
+    padded = np.append(prof, prof[-1])  # x = n - 1 exactly reads its own sample, the slope 0
+    inside = (x >= 0.0) & (x <= n - 1)
+    xi = np.where(inside, x, 0.0)
+    j = xi.astype(np.intp)
+    at = padded[j]
+    out: np.ndarray = (padded[j + 1] - at) * (xi - j) + at
+    out[~inside] = np.nan
+    return out
+
+
 def _comb_search(
     prof: np.ndarray, pitches: np.ndarray, offsets: np.ndarray, chirps: np.ndarray
 ) -> tuple[float, float, float, float]:
     # (score, offset, pitch, chirp) of the best comb on the grid of parameters; all 12 teeth count,
     # so a comb shifted by a whole cell (11 teeth on lines) scores lower.
-    xs = np.arange(prof.size, dtype=np.float64)
     p = pitches[:, None, None, None]
     o = offsets[None, :, None, None]
     c = chirps[None, None, :, None]
-    on = np.interp(_teeth(o, p, c, np.arange(N + 1.0)), xs, prof, left=np.nan, right=np.nan)
-    off = np.interp(_teeth(o, p, c, np.arange(N) + 0.5), xs, prof, left=np.nan, right=np.nan)
+    on = sample_profile(prof, _teeth(o, p, c, np.arange(N + 1.0)))
+    off = sample_profile(prof, _teeth(o, p, c, np.arange(N) + 0.5))
     score = np.nan_to_num(on.mean(axis=-1) - off.mean(axis=-1), nan=-np.inf)
     pi, oi, ci = np.unravel_index(int(np.argmax(score)), score.shape)
     return float(score[pi, oi, ci]), float(offsets[oi]), float(pitches[pi]), float(chirps[ci])
@@ -165,8 +209,8 @@ def _comb_fit(profile: np.ndarray, scale_range: tuple[float, float]) -> tuple[fl
     # None unless it stands out.  Smoothed so that a 1-px line still meets a slightly wrong tooth.
     prof = cv2.GaussianBlur(profile.astype(np.float64).reshape(1, -1), (0, 0), sigmaX=1.0).ravel()
     # capped: one overwhelming edge (the page's shadow, a ruler on the table) must not buy a tooth
-    prof = np.minimum(prof, np.percentile(prof, COMB_CAP_PERCENTILE))
-    spread = float(np.median(prof)) + 0.05 * float(prof.mean())  # the heavy frame must not set the scale
+    prof = np.minimum(prof, percentile(prof, COMB_CAP_PERCENTILE))
+    spread = float(median(prof)) + 0.05 * float(prof.mean())  # the heavy frame must not set the scale
     if spread < 1e-3:
         return None
     # coarse grid of (pitch, offset, chirp), then a fine one around the best coarse comb
@@ -186,6 +230,6 @@ def _comb_fit(profile: np.ndarray, scale_range: tuple[float, float]) -> tuple[fl
     mids = np.interp(_teeth(off0, pitch, chirp, np.arange(N) + 0.5), xs, prof)
     # a line hidden under a pencil should not sink the grid, but most teeth must stand out
     floor = float(mids.mean())
-    if int((teeth_val > floor + 0.3 * (float(np.median(teeth_val)) - floor)).sum()) < COMB_MIN_LINES:
+    if int((teeth_val > floor + 0.3 * (float(median(teeth_val)) - floor)).sum()) < COMB_MIN_LINES:
         return None
     return off0, float(_teeth(off0, pitch, chirp, np.array(float(N)))), best

@@ -9,10 +9,11 @@ the same arrays out, corrected by three facts the net cannot see one patch at a 
   next coin symbol on their coin track*), so the marked coins are a prefix of the track
   (:func:`decode_coin_track`); and the player marks every gained coin while the rest stay the printed
   coin, so the first coin read empty must look like the empty coins after it (:func:`unseen_marks`:
-  a mark the net has never seen, read confidently as empty, becomes a doubt), and a track marked from
-  end to end is doubted (:func:`crowded_track`: few games give that many coins, but an unfamiliar print
-  is misread on every coin); so is a terrain read on printed ruins alone (:func:`ruins_only`: a shape
-  drawn over a ruin covers other spaces too);
+  a mark the net has never seen, read confidently as empty, becomes a doubt), two marks that look
+  alike are one kind (:func:`clashing_kinds`: one read filled and its twin crossed are both doubted),
+  and a track marked from end to end is doubted (:func:`crowded_track`: few games give that many
+  coins, but an unfamiliar print is misread on every coin); so is a terrain read on printed ruins alone
+  (:func:`ruins_only`: a shape drawn over a ruin covers other spaces too);
 - a hero marks a hit star ``*`` on every space its card's attack pattern reaches (Heroes hero cards),
   so a cell ringed by a whole pattern of stars holds a hero (:func:`hero_evidence`), and the stars are
   read as whole patterns around the heroes (:func:`attack_stars`).
@@ -40,6 +41,7 @@ from scanner.constants import (
     COIN_INK_REFERENCES,
     COIN_INK_SHIFT,
     COIN_INK_WINDOW,
+    COIN_KIND_ALIKE,
     COIN_LIKE_PRINT,
     COIN_LIKE_PRINT_GAIN,
     COIN_MOST_MARKED,
@@ -54,12 +56,14 @@ from scanner.constants import (
     STAR_HERO_PROBABILITY,
     TERRAIN_CLASSES,
 )
-from scanner.numeric import average_linkage_groups, gaussian_blur
+from scanner.numeric import average_linkage_groups, gaussian_blur, median
+from scanner.numeric import percentile as percentile_of
 
 __all__ = [
     "adapt_to_sheet",
     "attack_patterns",
     "attack_stars",
+    "clashing_kinds",
     "coin_ink",
     "coin_paper",
     "count_against_print",
@@ -123,7 +127,7 @@ def look_alike_groups(
     if idx.size < 2:
         return ()
     numbers = look_alikes(features[idx], distance)
-    groups = (tuple(int(i) for i in idx[numbers == g]) for g in np.unique(numbers))
+    groups = (tuple(int(i) for i in idx[numbers == g]) for g in sorted(set(numbers.tolist())))
     return tuple(sorted(g for g in groups if len(g) >= 2))
 
 
@@ -217,7 +221,7 @@ def count_against_print(
     count = len(f)
     score = np.full(count + 1, -np.inf)
     for n in range(count):
-        z = gain * (np.linalg.norm(f - np.median(f[n:], axis=0), axis=1) - level)
+        z = gain * (np.linalg.norm(f - median(f[n:], axis=0), axis=1) - level)
         # log sigmoid(z) for the run, log sigmoid(-z) for the print after it
         score[n] = -np.logaddexp(0.0, -z[:n]).sum() - np.logaddexp(0.0, z[n:]).sum()
     e = np.exp(score - score.max())
@@ -320,6 +324,40 @@ def crowded_track(states: np.ndarray, *, most: int = COIN_MOST_MARKED) -> np.nda
     return marked if int(marked.sum()) > most else np.zeros_like(marked)
 
 
+def clashing_kinds(features: np.ndarray, states: np.ndarray, *, level: float = COIN_KIND_ALIKE) -> np.ndarray:
+    """The marked coins to doubt because a coin that looks like them is read as the other kind.
+
+    A player marks the coins they gain alike, and crosses a spent coin out over (or instead of) that
+    mark, so two marks that look alike are one kind. The net, meeting a mark it has never seen, can
+    still call one of them filled and its twin crossed, each confidently: then which one is wrong is
+    not known, and both become doubts (a spent coin scores nothing, so the kind changes the score).
+    Independent of the net's odds: the sheet's own coins compared with each other.
+
+    Parameters
+    ----------
+    features : (14, D)
+        The coin net's features of the track's coins, track order.
+    states : (14,) int
+        The decoded track (empty, filled, crossed).
+    level : distance between unit-length features below which two marks look alike.
+
+    Returns
+    -------
+    (14,) bool
+        Every coin read filled that looks like a coin read crossed, and every such crossed coin.
+    """
+    states = np.asarray(states)
+    flags = np.zeros(len(states), bool)
+    filled, crossed = np.flatnonzero(states == FILLED), np.flatnonzero(states == CROSSED)
+    if filled.size == 0 or crossed.size == 0:
+        return flags
+    f = _unit(features)
+    alike = np.linalg.norm(f[filled][:, None] - f[crossed][None], axis=-1) < level
+    flags[filled[alike.any(axis=1)]] = True
+    flags[crossed[alike.any(axis=0)]] = True
+    return flags
+
+
 @cache
 def _disc(size: int, disc: float) -> np.ndarray:
     """(size, size) bool, True inside the centred disc of radius ``disc`` half-sides (read-only: one
@@ -354,7 +392,7 @@ def coin_paper(
     """
     x = patches.astype(np.float32)
     outside = ~_disc(x.shape[1], disc)
-    paper = np.percentile(x[:, outside], percentile, axis=1)  # (N, 3)
+    paper = percentile_of(x[:, outside], percentile, axis=1)  # (N, 3)
     x /= np.maximum(paper, 8.0)[:, None, None, :]
     return gaussian_blur(x, blur, (1, 2)) if blur > 0 else x
 
@@ -430,11 +468,11 @@ def unseen_marks(
     inside = _disc(paper.shape[1], COIN_DISC)
     lightness = paper[after][:, inside].mean(axis=(1, 2))
     light = after[np.argsort(-lightness, kind="stable")[:references]]
-    ink = coin_ink(paper[:1], np.median(paper[light], axis=0))[0]
+    ink = coin_ink(paper[:1], median(paper[light], axis=0))[0]
     noise = 0.0
     if light.size > 1:
-        noise = float(np.median([
-            coin_ink(paper[j : j + 1], np.median(paper[light[light != j]], axis=0))[0] for j in light
+        noise = float(median([
+            coin_ink(paper[j : j + 1], median(paper[light[light != j]], axis=0))[0] for j in light
         ]))
     flags[first] = bool(ink > floor and ink > ratio * noise)
     return flags

@@ -14,6 +14,7 @@ from rules.grid import SIZE
 from scanner.comb import line_response
 from scanner.constants import BORDER_LINE_STRENGTH, EDGE_LINE_WINDOW, LINE_POLY_DEGREE, REFINE_PASSES
 from scanner.debug import DebugSink, emit
+from scanner.numeric import median
 from scanner.orient import min_channel
 from scanner.rectify import apply_h, canon_matrix, canon_size
 
@@ -149,7 +150,7 @@ def frame_evidence(warped: np.ndarray, ppc: float, margin: float = REFINE_MARGIN
                      for k in range(N + 1)], axis=1)
     at_h = np.stack([seg_h[:, max(round(off + k * ppc) - half, 0) : round(off + k * ppc) + half + 1].max(1)
                      for k in range(N + 1)], axis=1)
-    inner = float(np.median(np.concatenate([at_v[:, 1:N].ravel(), at_h[:, 1:N].ravel()])))
+    inner = float(median(np.concatenate([at_v[:, 1:N].ravel(), at_h[:, 1:N].ravel()])))
     shows_v, shows_h = at_v > BORDER_LINE_STRENGTH * inner + 1e-6, at_h > BORDER_LINE_STRENGTH * inner + 1e-6
     border = [shows_h[:, 0].mean(), shows_v[:, N].mean(), shows_h[:, N].mean(), shows_v[:, 0].mean()]
     across = [shows_v[0].mean(), shows_h[N - 1].mean(), shows_v[N - 1].mean(), shows_h[0].mean()]
@@ -200,7 +201,7 @@ def _line_polys(
         pred = 2 * (a + np.polyval(fits[a], along)) - (b + np.polyval(fits[b], along))
         pos[i], strength[i] = _peaks(seg, off + pred * ppc, EDGE_LINE_WINDOW * ppc, ppc, off)
         ok = strength[i] > 0
-        pos[i][ok & (strength[i] < 0.25 * float(np.median(strength[i][ok])) if ok.any() else ok)] = np.nan
+        pos[i][ok & (strength[i] < 0.25 * float(median(strength[i][ok])) if ok.any() else ok)] = np.nan
         fits[i] = _fit_line(pos[i], along, None, i, fallback=pred - i)
     return [fits[i] for i in range(N + 1)]
 
@@ -217,7 +218,7 @@ def _robust_polyfit(t: np.ndarray, d: np.ndarray, deg: int, ok: np.ndarray) -> n
             return None
         coef = np.polyfit(t[keep], d[keep], deg)
         r = np.abs(np.polyval(coef, t) - d)
-        new = ok & (r < max(0.015, 3.0 * float(np.median(r[keep]))))
+        new = ok & (r < max(0.015, 3.0 * float(median(r[keep]))))
         if (new == keep).all():
             break
         keep = new
@@ -282,18 +283,18 @@ def _fit_line(
         return coef
     if fallback is not None:
         fb = np.polyfit(along, fallback, LINE_POLY_DEGREE)
-        shift = float(np.median((d - fallback)[ok])) if ok.sum() >= 2 else 0.0
+        shift = float(median((d - fallback)[ok])) if ok.sum() >= 2 else 0.0
         return np.polyadd(fb, np.array([shift]))
     base = _model_poly(model, float(i)) if model is not None else np.zeros(1)
     if ok.sum() >= 2:
-        return np.polyadd(base, np.array([float(np.median(d[ok] - np.polyval(base, along[ok])))]))
+        return np.polyadd(base, np.array([float(median(d[ok] - np.polyval(base, along[ok])))]))
     return base
 
 
 def _drop_weak(pos: np.ndarray, strength: np.ndarray) -> None:
     s = strength[strength > 0]
     if s.size:
-        pos[strength < 0.25 * float(np.median(s))] = np.nan
+        pos[strength < 0.25 * float(median(s))] = np.nan
 
 
 def _design(i: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -314,7 +315,7 @@ def _smooth_model(pos: np.ndarray, lines: range) -> np.ndarray | None:
         a = _design(ii[ok], tt[ok])
         coef, *_ = np.linalg.lstsq(a, d[ok], rcond=None)
         r = np.abs(_design(ii, tt) @ coef - d)
-        mad = float(np.nanmedian(r[ok]))
+        mad = float(median(r[ok]))
         new_ok = ~np.isnan(d) & (r < max(0.08, 4.0 * mad))
         if (new_ok == ok).all():
             break

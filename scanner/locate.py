@@ -185,6 +185,7 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
     grey = min_channel(small)
     emit(debug, "locate_small", small)
     quads, touching, alternates = candidate_quads(grey, debug=debug)
+    papers = paper_quads(grey)  # the second guesses' and the second-sheet search's
     pyramid = [grey]
     while len(pyramid) < 3 and min(pyramid[-1].shape) >= 4 * canon_size(VERIFY_PPC, VERIFY_PAD) // 3:
         pyramid.append(cv2.pyrDown(pyramid[-1]))
@@ -200,7 +201,7 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
             missed.append(quad)
     guessed = not fits
     if not fits:  # second guesses: other sides of the largest outlines, then the paper itself
-        for quad, wide in [(q, False) for q in alternates] + [(q, True) for q in paper_quads(grey)]:
+        for quad, wide in [(q, False) for q in alternates] + [(q, True) for q in papers]:
             fit = verify_candidate(
                 pyramid, quad, scale_range=COMB_PARTIAL_RANGE if wide else COMB_SCALE_RANGE
             )
@@ -220,7 +221,7 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
         # border) is found alone through its page; with a sheet found, such pages apart from it are
         # asked too, so that a second sheet is never left out in silence
         grids = [_grid_quad(f.h) for f in fits]
-        for quad in lying_apart(missed + paper_quads(grey), grids):
+        for quad in lying_apart(missed + papers, grids):
             fit = verify_candidate(pyramid, quad, scale_range=COMB_PARTIAL_RANGE)
             # a small or steeply tilted page holds no single-pitch comb: its grid, placed by the
             # printed layout in the page's own perspective, is asked too

@@ -1,18 +1,29 @@
-"""Two small numeric routines the decoder needs, written in numpy.
+"""Small numeric routines the scanner needs, written in numpy.
 
-SciPy has both (``scipy.cluster.hierarchy`` average linkage cut at a distance, ``scipy.ndimage``'s
-Gaussian filter), but importing either costs about 0.3 s per process (its array-API layer imports
-all of numpy's submodules), more than a whole photo's reading.  The sets here are small (at most 121
-cells, a dozen coin patches), so plain numpy is fast enough; the tests check both against SciPy.
+SciPy has the first two (``scipy.cluster.hierarchy`` average linkage cut at a distance,
+``scipy.ndimage``'s Gaussian filter), but importing either costs about 0.3 s per process (its
+array-API layer imports all of numpy's submodules), more than a whole photo's reading.  The sets here
+are small (at most 121 cells, a dozen coin patches), so plain numpy is fast enough; the tests check
+both against SciPy.
+
+:func:`median` and :func:`percentile` give numpy's own answers bit for bit, without what
+``np.median`` and ``np.percentile`` (and a plain ``np.unique``) do on their first call in NumPy 2:
+import ``numpy.ma`` (about 8 ms of a 0.4 s start) to ask whether the array is masked.  They also skip
+numpy's generic reduction wrapper, which is most of their cost on the short profiles the locator
+takes medians of; the tests compare them with numpy's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-__all__ = ["average_linkage_groups", "gaussian_blur"]
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+__all__ = ["average_linkage_groups", "gaussian_blur", "median", "percentile"]
 
 
 def average_linkage_groups(points: np.ndarray, distance: float) -> np.ndarray:
@@ -101,7 +112,86 @@ def gaussian_blur(x: np.ndarray, sigma: float, axes: Sequence[int], truncate: fl
         padded = np.pad(out.astype(np.float64), pad, mode="symmetric")
         length = out.shape[axis]
         acc = np.zeros(out.shape, np.float64)
+        window = [slice(None)] * out.ndim
         for k, w in enumerate(weights):
-            acc += w * np.take(padded, np.arange(k, k + length), axis=axis)
+            window[axis] = slice(k, k + length)  # a view, where np.take copied
+            acc += w * padded[tuple(window)]
         out = acc.astype(dtype)
     return out
+
+
+def median(values: ArrayLike, axis: int | None = None) -> Any:
+    """``np.median(values, axis)``, the same values and dtype, without importing ``numpy.ma``.
+
+    Parameters
+    ----------
+    values : array_like.
+    axis : the axis to take the median along; None: of all values.
+
+    Returns
+    -------
+    A numpy scalar (`axis` None or a 1-D input), else an array without `axis`.  A NaN anywhere in a
+    slice makes its median NaN.
+    """
+    a = np.asarray(values)
+    if axis is None:
+        a, axis = a.ravel(), 0
+    n = a.shape[axis]
+    if n == 0:
+        return np.mean(a, axis=axis)  # NaN and numpy's warning, as np.median gives
+    half = n // 2
+    kth = [half - 1, half] if n % 2 == 0 else [half]
+    inexact = np.issubdtype(a.dtype, np.inexact)
+    part = np.partition(a, [*kth, n - 1] if inexact else kth, axis=axis)  # NaNs sort last
+    middle = np.take(part, np.arange(kth[0], kth[-1] + 1), axis=axis)
+    out = np.mean(middle, axis=axis)
+    if inexact:
+        nan = np.isnan(np.take(part, n - 1, axis=axis))
+        if np.ndim(out) == 0:
+            return out.dtype.type(np.nan) if nan else out
+        out[nan] = np.nan
+    return out
+
+
+def percentile(values: ArrayLike, q: float, axis: int | None = None) -> Any:
+    """``np.percentile(values, q, axis)`` of one percentile, the same values and dtype (numpy's linear
+    method, `q` a Python number), without importing ``numpy.ma``.
+
+    Parameters
+    ----------
+    values : array_like, not empty along `axis`.
+    q : percentile in [0, 100].
+    axis : the axis to take it along; None: of all values.
+
+    Returns
+    -------
+    A numpy scalar (`axis` None or a 1-D input), else an array without `axis`.  A NaN anywhere in a
+    slice makes its percentile NaN.
+    """
+    a = np.asarray(values)
+    if axis is None:
+        a, axis = a.ravel(), 0
+    a = np.moveaxis(a, axis, 0)
+    n = a.shape[0]
+    virtual = (n - 1) * float(np.true_divide(q, 100))
+    if 0.0 <= virtual < n - 1:
+        lo = int(np.floor(virtual))
+        hi, gamma = lo + 1, virtual - lo
+    else:  # at or past an end: that end's value
+        lo = hi = 0 if virtual < 0.0 else n - 1
+        gamma = 0.0
+    part = np.partition(a, sorted({0, n - 1, lo, hi}), axis=0)
+    below, above = part[lo], part[hi]
+    diff = above - below
+    # numpy's interpolation, step for step: from the lower value, or from the upper one at or past
+    # half-way (so that the upper end is exact)
+    out = np.asarray(np.add(below, diff * gamma))
+    if gamma >= 0.5:
+        out = np.asarray(np.subtract(above, diff * (1 - gamma), dtype=out.dtype, casting="unsafe"))
+    if np.issubdtype(a.dtype, np.inexact):
+        nan = np.isnan(part[n - 1])
+        if out.ndim == 0:
+            out = np.asarray(np.nan, dtype=out.dtype) if nan else out
+        else:
+            out[nan] = np.nan
+    return out[()] if out.ndim == 0 else out

@@ -29,6 +29,7 @@ from scanner.constants import (
 )
 from scanner.failure import Failure
 from scanner.geometry import geometry
+from scanner.numeric import median, percentile
 
 SIDES = PRINTED_SIDES  # the sides the locator tells apart, in its score tables' order
 
@@ -117,7 +118,7 @@ def cell_features(
     """
     value = max_channel(canonical).astype(np.float32)
     low = min_channel(canonical).astype(np.float32)
-    paper = max(float(np.percentile(value[::4, ::4], 90)), 1.0)
+    paper = max(float(percentile(value[::4, ::4], 90)), 1.0)
     # the colour sheets' mountain squares are dark *brown*: warm, unlike graphite or dark pencil
     b, _, r = cv2.split(canonical.astype(np.float32)) if canonical.ndim == 3 else (low, low, low)
     dark_all = ((value < _DARK * paper) & (r - b > _WARM * paper)).astype(np.float32)
@@ -134,7 +135,7 @@ def cell_features(
     stroke_frac = per_cell(strokes).mean(axis=2)
     # an icon is a few thin strokes on otherwise clean white paper; pencil hatching and coloured
     # fills (a drawn-on cell) are not
-    clean = (np.median(per_cell(value), axis=2) > _CLEAN * paper) & (np.median(per_cell(unsat), axis=2) > 0.8)
+    clean = (median(per_cell(value), axis=2) > _CLEAN * paper) & (median(per_cell(unsat), axis=2) > 0.8)
     icons = np.where(clean & (stroke_frac < _ICON_MAX), stroke_frac, 0.0)
     # how slanted the icon's edges are: a mountain's triangles are, a ruin's columns are upright
     gx = cv2.Sobel(value, cv2.CV_32F, 1, 0, ksize=3)
@@ -207,8 +208,8 @@ def _side_scores_z(z: np.ndarray) -> np.ndarray:
 
 
 def _robust_z(values: np.ndarray) -> np.ndarray:
-    med = float(np.median(values))
-    spread = max(1.4826 * float(np.median(np.abs(values - med))), _SPREAD_FLOOR)
+    med = float(median(values))
+    spread = max(1.4826 * float(median(np.abs(values - med))), _SPREAD_FLOOR)
     return np.clip((values - med) / spread, *_CELL_Z_CLIP)
 
 
@@ -240,20 +241,28 @@ def cell_likeness(
         y, x = o + rc[0] * p, o + rc[1] * p
         return grey[y + slack - pad : y + p - slack + pad, x + slack - pad : x + p - slack + pad]
 
+    inked: dict[tuple[int, int], bool] = {}
+
+    def has_ink(rc: tuple[int, int]) -> bool:
+        if rc not in inked:  # once per cell, not once per pair it is in
+            inked[rc] = float(patch(rc, 0).std()) >= ALIKE_MIN_INK
+        return inked[rc]
+
     def alike(a: tuple[int, int], b: tuple[int, int]) -> float:
         key = (a, b) if a < b else (b, a)
         if key not in pairs:
-            t = patch(key[0], 0)
-            if min(float(t.std()), float(patch(key[1], 0).std())) < ALIKE_MIN_INK:
+            if not (has_ink(key[0]) and has_ink(key[1])):
                 pairs[key] = 0.0  # bare paper (and the grid lines' halo) is like nothing
             else:
-                pairs[key] = float(cv2.matchTemplate(patch(key[1], slack), t, cv2.TM_CCOEFF_NORMED).max())
+                pairs[key] = float(
+                    cv2.matchTemplate(patch(key[1], slack), patch(key[0], 0), cv2.TM_CCOEFF_NORMED).max()
+                )
         return pairs[key]
 
     out = np.zeros(len(cell_sets))
     for k, cells in enumerate(cell_sets):
         scores = [alike(a, b) for i, a in enumerate(cells) for b in cells[i + 1 :]]
-        out[k] = float(np.median(scores)) if scores else 0.0
+        out[k] = float(median(scores)) if scores else 0.0
     return out
 
 

@@ -115,10 +115,21 @@ def _crossing_maps(
     dense = cv2.resize(rxy.astype(np.float32), (size, size), interpolation=cv2.INTER_LINEAR)
     m = h @ np.linalg.inv(canon_matrix(ppc, margin))
     u = np.arange(size, dtype=np.float64)
-    den = m[2, 0] * u[None, :] + (m[2, 1] * u + m[2, 2])[:, None]
-    map_x = (m[0, 0] * u[None, :] + (m[0, 1] * u + m[0, 2])[:, None]) / den + dense[..., 0]
-    map_y = (m[1, 0] * u[None, :] + (m[1, 1] * u + m[1, 2])[:, None]) / den + dense[..., 1]
-    return map_x.astype(np.float32), map_y.astype(np.float32)
+    along_x = [m[k, 0] * u for k in range(3)]
+    along_y = [m[k, 1] * u + m[k, 2] for k in range(3)]
+    maps = np.empty((2, size, size), np.float32)
+    # the homography in float64, a band of rows at a time: whole-image temporaries (six of 4 MB)
+    # each cost fresh memory, which in a short-lived process is most of their cost (~7 ms)
+    for y0 in range(0, size, _MAP_ROWS):
+        y1 = min(y0 + _MAP_ROWS, size)
+        den = along_x[2][None, :] + along_y[2][y0:y1, None]
+        for k in (0, 1):
+            num = along_x[k][None, :] + along_y[k][y0:y1, None]
+            num /= den
+            num += dense[y0:y1, :, k]
+            maps[k, y0:y1] = num
+    return maps[0], maps[1]
 
 
 _MAP_STEP = 6  # px of canonical image per lattice step of the residual map
+_MAP_ROWS = 48  # rows of the maps computed at once (a band's float64 temporaries stay in the cache)

@@ -37,6 +37,7 @@ from scanner.constants import (
 )
 from scanner.failure import Failure
 from scanner.geometry import Geometry
+from scanner.numeric import median
 from scanner.rectify import apply_h, grid_homography
 
 __all__ = ["Track", "follow", "misalignment", "start_track", "steady"]
@@ -223,7 +224,7 @@ def misalignment(grey: np.ndarray, corners: np.ndarray, ppc: int = TRACK_CHECK_P
     worst = 0.0
     for profile in (dark.mean(axis=0), dark.mean(axis=1)):
         score = np.array([profile[np.clip(lines + s, 0, size - 1)].mean() for s in shifts])
-        if score.max() <= max(0.0, float(np.median(profile))) + 1e-6:
+        if score.max() <= max(0.0, float(median(profile))) + 1e-6:
             return 0.5
         worst = max(worst, abs(float(shifts[int(score.argmax())])) / ppc)
     return worst

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import base64
 import csv
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -100,9 +102,51 @@ def test_batch_without_each_reports_the_table_photo_as_one_failed_row(table: Pat
     assert "--each" in row["error"]  # the way to read each is named
 
 
-def test_batch_each_with_report_dir_is_refused_before_reading(table: Path, tmp_path: Path) -> None:
+def _photo_shown(page: str) -> np.ndarray:
+    """The photo a report shows (its <img class="photo">), decoded."""
+    uri = re.search(r'<img class="photo"[^>]*src="data:image/jpeg;base64,([^"]+)"', page)
+    assert uri is not None
+    image = cv2.imdecode(np.frombuffer(base64.b64decode(uri.group(1)), np.uint8), cv2.IMREAD_COLOR)
+    assert image is not None
+    return image
+
+
+def test_batch_each_writes_a_report_per_sheet(table: Path, tmp_path: Path) -> None:
+    folder, reports = tmp_path / "in", tmp_path / "reports"
+    folder.mkdir()
+    (folder / "table.png").write_bytes(table.read_bytes())
+    (folder / "phone_B.sheet").write_bytes((SAMPLES / "phone_B.sheet").read_bytes())
     status, stdout, stderr = cartoscan(
-        "batch", table, "--each", "--cards", CARDS, "--report-dir", tmp_path / "r"
+        "batch", folder, LEFT, "--each", "--cards", CARDS, "--season", "winter", "--allow-doubtful",
+        "--report-dir", reports,
     )
-    assert status == 2 and stdout == ""
-    assert "--report-dir" in one_error_line(stderr)
+    assert status == 0, stderr
+    rows = {Path(r["input"]).name: r for r in _json_lines(stdout)}
+    assert set(rows) == {"phone_B.sheet", "table.png#1", "table.png#2", "phone_clear_A.jpg"}
+    # a report per sheet, named as its row (the photo's stem, '#', the sheet); one-sheet inputs as before
+    assert sorted(p.name for p in reports.iterdir()) == [
+        "index.html", "phone_B.html", "phone_clear_A.html", "table#1.html", "table#2.html"]
+    whole = cv2.imread(str(table))
+    assert whole is not None
+    for k, side in ((1, "A"), (2, "B")):
+        page = (reports / f"table#{k}.html").read_text(encoding="utf-8")
+        row = rows[f"table.png#{k}"]
+        assert f"<h1>table.png#{k}</h1>" in page and f"side {side}, winter" in page
+        assert f"total <strong>{row['season']['total']}</strong>" in page  # the figures of its row
+        shown = _photo_shown(page)  # its own part of the table photo, not the whole table
+        assert shown.shape[1] / shown.shape[0] < 0.7 * whole.shape[1] / whole.shape[0]
+    index = (reports / "index.html").read_text(encoding="utf-8")
+    assert 'href="table%231.html">table.png#1<' in index and 'href="table%232.html">table.png#2<' in index
+    assert 'href="phone_clear_A.html">phone_clear_A.jpg<' in index
+
+
+def test_batch_each_report_of_a_photo_without_a_sheet_is_a_note(tmp_path: Path) -> None:
+    blank, reports = tmp_path / "blank.png", tmp_path / "reports"
+    cv2.imwrite(str(blank), np.full((600, 800, 3), 200, np.uint8))
+    status, stdout, stderr = cartoscan("batch", blank, "--each", "--cards", CARDS, "--report-dir", reports)
+    assert status == 3, stderr
+    (row,) = _json_lines(stdout)
+    assert not row["ok"]
+    assert sorted(p.name for p in reports.iterdir()) == ["index.html"]
+    index = (reports / "index.html").read_text(encoding="utf-8")
+    assert "<td>blank.png</td>" in index and row["error"].split(": ", 1)[1] in index

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from front.report import index_html, report_html
+from front.report import index_html, photo_part, report_html
 from front.results import alike, parse_fixes, review, sheet_text, uncertain_of
 from rules import Sheet, SheetError, Terrain
 from rules.cards import find_card
@@ -85,3 +85,16 @@ def test_the_index_ranks_players_with_the_tie_break() -> None:
     order = re.findall(r"<td class=n>([0-9–]+)</td><td><a href=\"([^\"]+)\">", page)
     assert order == [("1", "di.html"), ("2", "ann%20x.html"), ("3", "bob.html"), ("–", "cy.html")]
     assert "&lt;ann&gt;" in page and "<ann>" not in page
+
+
+def test_photo_part_keeps_the_sheet_around_its_grid_and_stays_inside() -> None:
+    image = np.arange(400 * 900, dtype=np.uint32).reshape(400, 900)[:, :, None].repeat(3, axis=2)
+    # a grid of 110 px (10 px a cell) at x 600-710, y 100-210: 3 cells (30 px) kept around it
+    corners = np.array([[600.0, 100.0], [710.0, 100.0], [710.0, 210.0], [600.0, 210.0]])
+    part = photo_part(image, corners)
+    assert part.shape[:2] == (170, 170)
+    assert part[0, 0, 0] == image[70, 570, 0]
+    # near the photo's edge the part is cut there; a grid outside the photo shows the whole photo
+    edge = photo_part(image, corners + np.array([250.0, -90.0]))
+    assert edge.shape[:2] == (150, 900 - 820) and edge[0, 0, 0] == image[0, 820, 0]
+    assert photo_part(image, corners + np.array([2000.0, 0.0])).shape == image.shape

@@ -1,5 +1,6 @@
 """scanner.decode, coin track: a first "empty" coin darker than the sheet's empty coins is a doubt; a run of
-marks the sheet's own coins do not show is the print misread.
+marks the sheet's own coins do not show is the print misread; twin marks read as different kinds are
+doubts.
 
 Synthetic coin patches: a printed coin (a light disc with a darker rim) on a coloured band; a player's
 mark is a dark ring with a dot (a mark the coin net never saw in training).
@@ -11,8 +12,15 @@ import numpy as np
 import pytest
 
 import scanner.classify as classify
-from scanner.constants import COIN_THRESHOLD, PATCH
-from scanner.decode import coin_ink, coin_paper, count_against_print, overrule_print, unseen_marks
+from scanner.constants import COIN_KIND_ALIKE, COIN_THRESHOLD, PATCH
+from scanner.decode import (
+    clashing_kinds,
+    coin_ink,
+    coin_paper,
+    count_against_print,
+    overrule_print,
+    unseen_marks,
+)
 
 BAND = np.array([120.0, 200.0, 140.0])  # BGR green band
 COIN = np.array([90.0, 230.0, 250.0])  # light yellow print
@@ -164,3 +172,47 @@ def test_classify_sheet_reads_a_print_the_net_calls_marked_by_its_own_coins(
     assert reading.doubtful_coins == ()
     raw = classify.classify_sheet(cells, "A", coin_patches=_track(3), decode=False)
     assert raw.coins == 14
+
+
+def _marks(kinds: list[int], *, seed: int = 0, spread: float = 0.02) -> np.ndarray:
+    """Coin features of a track: a mark look per kind given (1 filled, 2 crossed), the print after."""
+    rng = np.random.default_rng(seed)
+    looks = {1: np.eye(8)[0], 2: np.eye(8)[2], 0: np.eye(8)[1]}
+    f = np.array([looks[k] for k in kinds + [0] * (14 - len(kinds))])
+    return f + rng.normal(0.0, spread, f.shape)
+
+
+def test_twin_marks_read_as_different_kinds_are_both_doubted() -> None:
+    # three coins marked alike; the net calls the second crossed: which kind is wrong is not known
+    states = np.array([1, 2, 1] + [0] * 11)
+    flags = clashing_kinds(_marks([1, 1, 1]), states)
+    assert flags.tolist() == [True, True, True] + [False] * 11
+
+
+def test_a_spent_coin_that_looks_crossed_is_not_doubted() -> None:
+    states = np.array([2, 2, 1, 1, 1] + [0] * 9)
+    assert not clashing_kinds(_marks([2, 2, 1, 1, 1]), states).any()
+    assert not clashing_kinds(_marks([1, 1, 1]), np.array([1, 1, 1] + [0] * 11)).any()  # one kind only
+
+
+def test_marks_look_alike_below_the_level_only() -> None:
+    mark = np.eye(8)[0]
+    f = np.tile(np.eye(8)[1], (14, 1))
+    for distance, doubted in ((0.9 * COIN_KIND_ALIKE, True), (1.1 * COIN_KIND_ALIKE, False)):
+        # a second unit vector at that distance from the first
+        angle = 2 * np.arcsin(distance / 2)
+        f[0], f[1] = mark, np.cos(angle) * mark + np.sin(angle) * np.eye(8)[3]
+        flags = clashing_kinds(f, np.array([1, 2] + [0] * 12))
+        assert flags.tolist() == [doubted, doubted] + [False] * 12
+
+
+def test_classify_sheet_reports_twin_marks_of_different_kinds(monkeypatch: pytest.MonkeyPatch) -> None:
+    probs = np.tile([0.98, 0.01, 0.01], (14, 1))
+    probs[:3] = [[0.0, 0.93, 0.07], [0.0, 0.17, 0.83], [0.0, 0.95, 0.05]]  # seed 7050029's first coins
+    monkeypatch.setattr(classify, "read_coins", lambda models, patches: (probs, _marks([1, 1, 1])))
+    cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
+    reading = classify.classify_sheet(cells, "A", coin_patches=_track(3))
+    assert (reading.coins, reading.spent) == (2, 1)  # as the net reads it, each coin above the threshold
+    assert reading.doubtful_coins == (0, 1, 2)
+    raw = classify.classify_sheet(cells, "A", coin_patches=_track(3), decode=False)
+    assert raw.doubtful_coins == ()

@@ -137,3 +137,89 @@ def test_close_calls_are_reported_as_doubts() -> None:
     shaky = replace(loc, orientation_confidence=0.1, side_confidence=0.2)
     doubts = shaky.doubts()
     assert len(doubts) == 2 and "A1" in doubts[0] and "side B" in doubts[1]
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 224])
+def test_profile_sampling_is_numpys_interp(n: int) -> None:
+    from scanner.comb import sample_profile
+
+    rng = np.random.default_rng(n)
+    profile = rng.normal(0.0, 3.0, n)
+    x = rng.uniform(-3.0, n + 2.0, (7, 5, 12))
+    x.flat[:4] = [0.0, n - 1.0, n / 2.0, -1e-9]  # the ends, a whole position, just outside
+    expected = np.interp(x, np.arange(n, dtype=np.float64), profile, left=np.nan, right=np.nan)
+    np.testing.assert_array_equal(sample_profile(profile, x), expected)
+
+
+@pytest.mark.parametrize(
+    "shape", [(2000, 1500), (3024, 4032), (1921, 1000), (1000, 3839), (4000, 3000), (900, 700)]
+)
+def test_downscale_keeps_the_side_and_averages(shape: tuple[int, int]) -> None:
+    from scanner.quads import downscale
+
+    h, w = shape
+    image = np.zeros((h, w, 3), np.uint8)
+    image[::2] = 200  # stripes a pixel wide: an average makes them grey, a decimation would not
+    small, scale = downscale(image, 960)
+    assert max(small.shape[:2]) == min(960, max(shape))
+    assert abs(small.shape[1] - w * scale) < 1.0 and abs(small.shape[0] - h * scale) < 1.0
+    if 960 < max(shape) <= 4 * 960:  # (further down a nearest-neighbour decimation comes first)
+        inner = small[3:-3, 3:-3].astype(np.float64)
+        assert abs(float(inner.mean()) - 100.0) < 3.0 and float(inner.std()) < 40.0
+
+
+@pytest.mark.parametrize(
+    ("shape", "ppc"), [((195, 195), 16.0), ((30, 7), 24.0), ((1, 5), 3.0), ((64, 40), 160.0)]
+)
+def test_line_response_is_the_rolled_formula(shape: tuple[int, int], ppc: float) -> None:
+    # darker than both neighbours LINE_HALF_WIDTH cells away, wrapping round the ends as np.roll does
+    from scanner.comb import line_response
+    from scanner.constants import LINE_HALF_WIDTH
+
+    dark = np.random.default_rng(shape[0]).normal(0.0, 40.0, shape).astype(np.float32)
+    w = max(1, round(LINE_HALF_WIDTH * ppc))
+    for axis, got in zip((1, 0), line_response(dark, ppc), strict=True):
+        a, b = np.roll(dark, w, axis=axis), np.roll(dark, -w, axis=axis)
+        np.testing.assert_array_equal(got, np.maximum(np.minimum(dark - a, dark - b), 0.0))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_dark_lines_is_the_threshold_formula(seed: int) -> None:
+    # darker than the neighbourhood's mean by a share of it, and by a few noise sigmas at least
+    import cv2
+
+    from scanner.constants import LOCATE_DENOISE, LOCATE_DEPTH, LOCATE_NOISE_SIGMAS
+    from scanner.quads import _median_u8, dark_lines
+
+    rng = np.random.default_rng(seed)
+    grey = np.clip(rng.normal(150.0, 10.0 + 20.0 * seed, (300, 400)), 0, 255).astype(np.uint8)
+    grey[::37] //= 3  # lines
+    block = max(15, (400 // 40) | 1)
+    smooth = cv2.GaussianBlur(grey, (0, 0), LOCATE_DENOISE)
+    local = cv2.blur(smooth, (block, block)).astype(np.float32)
+    noise = 1.4826 * _median_u8(cv2.absdiff(grey, smooth))
+    depth = np.maximum(LOCATE_DEPTH * local, LOCATE_NOISE_SIGMAS * noise / 2.0 + 2.0)
+    mask = ((local - smooth.astype(np.float32)) > depth).astype(np.uint8) * 255
+    expected = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    np.testing.assert_array_equal(dark_lines(grey), expected)
+    assert 0 < int(np.count_nonzero(expected)) < expected.size // 2
+
+
+def test_second_guess_outlines_are_no_slivers() -> None:
+    # the sample's grid outline is broken by the banner over it; the second guesses through other
+    # hull sides of its outlines once included the coin track's box joined to a frame side (~8:1)
+    from pathlib import Path
+
+    import cv2
+
+    from scanner.constants import PAGE_ASPECT_RANGE
+    from scanner.orient import min_channel
+    from scanner.quads import candidate_quads, downscale, elongation
+
+    sample = cv2.imread(str(Path(__file__).parents[2] / "samples" / "phone_clear_A.jpg"), cv2.IMREAD_COLOR)
+    assert sample is not None
+    for image in (sample, cv2.resize(sample, (1500, 2000), interpolation=cv2.INTER_CUBIC)):
+        _, _, alternates = candidate_quads(min_channel(downscale(image)[0]))
+        assert all(elongation(q) <= PAGE_ASPECT_RANGE[1] for q in alternates)
+    assert elongation(np.array([[0.0, 0.0], [80.0, 0.0], [80.0, 10.0], [0.0, 10.0]])) == 8.0
+    assert elongation(np.zeros((4, 2))) == float("inf")

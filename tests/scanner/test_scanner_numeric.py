@@ -44,3 +44,40 @@ def test_gaussian_blur_is_ndimages(sigma: float) -> None:
     got = gaussian_blur(x, sigma, (1, 2))
     assert got.dtype == np.float32
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-6)
+
+
+def _numpys_and_ours(seed: int) -> tuple[np.ndarray, int | None, float]:
+    # an array of a random shape and dtype (ties and NaNs included), an axis and a percentile
+    rng = np.random.default_rng(seed)
+    shape = tuple(int(n) for n in rng.integers(1, 9, int(rng.integers(1, 4))))
+    values = rng.normal(100.0, 50.0, shape)
+    if seed % 3 == 0:
+        values = np.round(values / 20.0)  # ties
+    dtype = (np.uint8, np.int64, np.float32, np.float64)[seed % 4]
+    a = np.clip(values, 0, 255).astype(dtype) if dtype is np.uint8 else values.astype(dtype)
+    if seed % 8 == 7:
+        a.flat[int(rng.integers(a.size))] = np.nan  # a float dtype (7 % 4 == 3)
+    axis = None if seed % 5 == 0 else int(rng.integers(len(shape)))
+    q = [0, 5, 10, 25, 50, 90, 97, 100, 33.3, 87.5][seed % 10]
+    return a, axis, q
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_median_and_percentile_are_numpys_bit_for_bit(seed: int) -> None:
+    from scanner.numeric import median, percentile
+
+    a, axis, q = _numpys_and_ours(seed)
+    pairs = ((median(a, axis), np.median(a, axis)), (percentile(a, q, axis), np.percentile(a, q, axis)))
+    for ours, theirs in pairs:
+        assert np.asarray(ours).dtype == np.asarray(theirs).dtype
+        assert np.ndim(ours) == np.ndim(theirs)
+        assert isinstance(ours, np.ndarray) == isinstance(theirs, np.ndarray)
+        np.testing.assert_array_equal(ours, theirs)
+
+
+def test_median_of_a_list_and_of_nothing() -> None:
+    from scanner.numeric import median
+
+    assert median([3.0, 1.0, 2.0, 10.0]) == 2.5
+    with pytest.warns(RuntimeWarning):
+        assert np.isnan(median(np.zeros(0)))

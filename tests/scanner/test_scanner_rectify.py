@@ -58,3 +58,32 @@ def test_crossing_warp_follows_a_bent_line() -> None:
     left = prof[int(x_line - 0.3 * CANON_PPC) - 3 : int(x_line - 0.3 * CANON_PPC) + 4].max()
     there = prof[int(x_line) - 2 : int(x_line) + 3].max()
     assert left > there
+
+
+@pytest.mark.parametrize(("ppc", "margin"), [(CANON_PPC, CANON_MARGIN), (24, 2.0), (33, 1.3)])
+def test_crossing_maps_banded_are_the_whole_image_formula(ppc: int, margin: float) -> None:
+    # the maps are computed a band of rows at a time: the same numbers as the formula over the
+    # whole image (the homography in float64, plus the residual, stored as float32)
+    import cv2
+
+    from scanner.rectify import _crossing_maps, canon_matrix
+
+    rng = np.random.default_rng(ppc)
+    corners = np.array([[200.0, 400.0], [1200.0, 500.0], [1300.0, 1500.0], [190.0, 1500.0]])
+    h = grid_homography(corners + rng.normal(0.0, 60.0, (4, 2)))
+    crossings = apply_h(h, NODES) + rng.normal(0.0, 1.5, (12, 12, 2))
+    size = canon_size(ppc, margin)
+    map_x, map_y = _crossing_maps(h, crossings, ppc, margin, size)
+    zero = _crossing_maps(h, apply_h(h, NODES), ppc, margin, size)  # no residual: the homography
+    m = h @ np.linalg.inv(canon_matrix(ppc, margin))
+    u = np.arange(size, dtype=np.float64)
+    den = m[2, 0] * u[None, :] + (m[2, 1] * u + m[2, 2])[:, None]
+    plain_x = (m[0, 0] * u[None, :] + (m[0, 1] * u + m[0, 2])[:, None]) / den
+    plain_y = (m[1, 0] * u[None, :] + (m[1, 1] * u + m[1, 2])[:, None]) / den
+    np.testing.assert_array_equal(zero[0], plain_x.astype(np.float32))
+    np.testing.assert_array_equal(zero[1], plain_y.astype(np.float32))
+    # the residual moves the maps by at most its own size, smoothly (bilinear between crossings)
+    moved = np.hypot(map_x - zero[0], map_y - zero[1])
+    resid = crossings - apply_h(h, NODES)
+    assert 0.0 < float(moved.max()) <= float(np.hypot(resid[..., 0], resid[..., 1]).max()) + 1e-3
+    assert cv2.Laplacian(moved, cv2.CV_32F).std() < 0.05
