@@ -34,3 +34,12 @@ def truth_fixes(photo: str) -> str:
     truth = Sheet.parse((ROOT / "samples" / photo).with_suffix(".sheet").read_text(encoding="utf-8"))
     labels = {cell_label((r, c)): str(truth[r, c]) for r in range(SIZE) for c in range(SIZE)}
     return ",".join(f"{cell}={labels[cell]}" for cell in doubtful_cells(photo))
+
+
+def refused_photo() -> str:
+    """A bundled photo whose doubts can change its winter score with the tests' four cards, so ``score``
+    refuses it (``outcome`` ``refused`` in the golden file): the first such name."""
+    names: list[str] = sorted(n for n, entry in golden()["photos"].items() if entry["outcome"] == "refused")
+    if not names:
+        raise LookupError("no bundled photo is refused by the committed models (golden file)")
+    return names[0]

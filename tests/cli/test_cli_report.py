@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from golden_samples import doubtful_cells, truth_fixes
+from golden_samples import doubtful_cells, refused_photo, truth_fixes
 from typer.testing import CliRunner
 
 from cli import app
@@ -17,11 +17,12 @@ CARDS = "sentinel_wood,canal_lake,wildholds,borderlands"
 
 def test_report_writes_html_and_png_despite_doubts(tmp_path: Path) -> None:
     out, png = tmp_path / "a.html", tmp_path / "a.png"
-    args = ["report", str(SAMPLES / "phone_A.jpg"), "--cards", CARDS, "--season", "winter"]
+    photo = refused_photo()
+    args = ["report", str(SAMPLES / photo), "--cards", CARDS, "--season", "winter"]
     result = runner.invoke(app, [*args, "-o", str(out), "--png", str(png)])
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
-    assert "phone_A.jpg" in page and "needs a look" in page and png.stat().st_size > 10_000
+    assert photo in page and "needs a look" in page and png.stat().st_size > 10_000
     assert page.count("data:image/jpeg;base64,") == 2  # the photo and the rectified sheet, inline
 
 

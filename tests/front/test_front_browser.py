@@ -22,6 +22,7 @@ if not CHROMIUM.exists():
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
 import uvicorn  # noqa: E402
+from golden_samples import refused_photo  # noqa: E402
 
 from front.web import create_app  # noqa: E402
 from rules import Sheet  # noqa: E402
@@ -78,15 +79,18 @@ def _shot(page: object, name: str) -> None:
         page.screenshot(path=str(Path(SHOTS) / name), full_page=True)  # type: ignore[attr-defined]
 
 
+PHOTO = refused_photo()  # a bundled photo whose doubts change its score (golden file)
+
+
 def _truth(label: str) -> str:
-    sheet = Sheet.parse((SAMPLES / "phone_A.sheet").read_text(encoding="utf-8"))
+    sheet = Sheet.parse((SAMPLES / PHOTO).with_suffix(".sheet").read_text(encoding="utf-8"))
     r, c = ord(label[0]) - ord("A"), int(label[1:]) - 1
     return str(sheet[r, c])
 
 
 @pytest.mark.parametrize("width", [390, 1200])
 def test_upload_fix_and_download(server: str, browser: object, width: int, tmp_path: Path) -> None:
-    reading = read_photo(SAMPLES / "phone_A.jpg")
+    reading = read_photo(SAMPLES / PHOTO)
     assert isinstance(reading, Reading) and len(reading.doubtful) >= 2
     page = browser.new_page()  # type: ignore[attr-defined]
     page.set_viewport_size({"width": width, "height": 860})
@@ -96,7 +100,7 @@ def test_upload_fix_and_download(server: str, browser: object, width: int, tmp_p
     for letter, name in zip("ABCD", NAMES, strict=True):
         page.fill(f"#card-{letter}", name)
     page.select_option("#season", "winter")
-    page.set_input_files("#upload", str(SAMPLES / "phone_A.jpg"))
+    page.set_input_files("#upload", str(SAMPLES / PHOTO))
     page.wait_for_selector("#total")
     assert "needs a look" in page.text_content("#banner")
     before = int(page.text_content("#total"))
@@ -139,13 +143,19 @@ def test_upload_fix_and_download(server: str, browser: object, width: int, tmp_p
     assert "provisional" not in page.text_content("#total-row") and before != 0
     _shot(page, f"page_{width}_fixed.png")
 
-    # any cell can be corrected: A9, a forest on the edge, made water costs Sentinel Wood (edict A) a point
-    assert _truth("A9") == "F" and str(reading.sheet[0, 8]) == "F"
-    page.click("#c-A9")
+    # any cell can be corrected: a forest on the map's edge, read surely, made water costs Sentinel Wood
+    # (edict A) its point; the page's new total is the rules' score of the corrected sheet
+    edge = next((r, c) for r in range(11) for c in range(11)
+                if (r in (0, 10) or c in (0, 10)) and str(reading.sheet[r, c]) == "F"
+                and _truth("ABCDEFGHIJK"[r] + str(c + 1)) == "F")
+    label = "ABCDEFGHIJK"[edge[0]] + str(edge[1] + 1)
+    page.click(f"#c-{label}")
     page.click("#others button[data-symbol='W'], #choices button[data-symbol='W']")
-    fixed["A9"] = "W"
+    fixed[label] = "W"
     page.wait_for_function("n => document.querySelector('#total').textContent !== String(n)", arg=after)
-    assert int(page.text_content("#total")) == after - 1
+    changed = reading.uncertain.fix({**fixes, edge: "W"}).guess
+    corrected = score_season(changed, cards, "winter").total
+    assert corrected != after and int(page.text_content("#total")) == corrected
 
     page.click("#score tbody tr:first-child")  # a card's cells highlighted
     assert page.locator("svg .hl").count() > 0
@@ -156,14 +166,14 @@ def test_upload_fix_and_download(server: str, browser: object, width: int, tmp_p
     sheet = Sheet.parse(path.read_text(encoding="utf-8"))
     for label, terrain in fixed.items():
         assert str(sheet[ord(label[0]) - 65, int(label[1:]) - 1]) == terrain
-    assert download_info.value.suggested_filename == "phone_A.sheet"
+    assert download_info.value.suggested_filename == Path(PHOTO).with_suffix(".sheet").name
     with page.expect_download() as report_info:
         page.click("#report")
     report = tmp_path / "report.html"
     report_info.value.save_as(report)
     html = report.read_text(encoding="utf-8")
-    assert report_info.value.suggested_filename == "phone_A.html" and "phone_A.jpg" in html
-    assert f"total <strong>{after - 1}</strong>" in html  # the fixes, A9 included, carried to the report
+    assert report_info.value.suggested_filename == Path(PHOTO).with_suffix(".html").name and PHOTO in html
+    assert f"total <strong>{corrected}</strong>" in html  # the fixes, the edge cell's included, in the report
     assert not errors, errors
     page.close()
 

@@ -197,13 +197,19 @@ def test_log_prior_shift_lowers_its_class(tmp_path: Path, rendered: Rendered) ->
     from scanner.classify import classify_cells
     from scanner.nets import white_balance
 
-    d = _copy(tmp_path)
     hero = TERRAIN_CLASSES.index("hero")
-    shift = [0.0] * len(TERRAIN_CLASSES)
-    shift[hero] = -2.0
-    _edit_manifest(d, lambda m: m["models"]["cell"].__setitem__("log_prior_shift", {"terrain": shift}))
+    dirs = []
+    for name, offset in (("plain", 0.0), ("shifted", -2.0)):
+        (tmp_path / name).mkdir()
+        d = _copy(tmp_path / name)
+        shift = [0.0] * len(TERRAIN_CLASSES)
+        shift[hero] = offset
+        def set_shift(m: dict[str, Any], s: list[float] = shift) -> None:
+            m["models"]["cell"]["log_prior_shift"] = {"terrain": s}
+
+        _edit_manifest(d, set_shift)
+        dirs.append(d)
     cells = white_balance(rendered[1])
-    plain = classify_cells(load_models(MODEL_DIR), cells)[0]
-    shifted = classify_cells(load_models(d), cells)[0]
+    plain, shifted = (classify_cells(load_models(d), cells)[0] for d in dirs)
     odds = np.log(shifted[:, hero] / shifted[:, 0]) - np.log(plain[:, hero] / plain[:, 0])
     np.testing.assert_allclose(odds, -2.0, atol=1e-4)
