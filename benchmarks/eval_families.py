@@ -12,7 +12,8 @@ tier, rectified with the true corners jittered like the locator's error, are rea
 the drawable cells: right by best guess, reported as ``?``, reported wrongly with confidence; over the
 sheets: every cell, coin and star right with no ``?`` (exact), the same by best guess, and every cell
 either right or ``?`` with coins and stars right (fixable: the player's answers to the ``?`` then give
-the exact score; a cell wrong without ``?`` is never asked about); over the
+the exact score; a cell wrong without ``?`` is never asked about), coin tracks right (coins), right
+with no coin doubtful (sure: what ``score`` takes without asking) and wrong with none (silent); over the
 hero cells: read as hero by best guess, and other cells read as hero.
 
 The rendered inputs are cached under ``.cache/families`` (per source fingerprint), so several model
@@ -64,7 +65,10 @@ def count(x: dict[str, object], models: object, t: dict[str, float]) -> None:
         exact &= got == sym
         honest &= got in ("?", sym)
     rest = (reading.coins, reading.spent) == (truth.coins, truth.spent) and reading.stars == truth.stars
-    t["coins_right"] += (reading.coins, reading.spent) == (truth.coins, truth.spent)
+    coins_ok = (reading.coins, reading.spent) == (truth.coins, truth.spent)
+    t["coins_right"] += coins_ok
+    t["coins_sure"] += coins_ok and not reading.doubtful_coins
+    t["coins_silent"] += not coins_ok and not reading.doubtful_coins
     t["exact"] += exact and rest and not reading.doubtful_coins
     t["guess_exact"] += guess and rest
     t["honest"] += honest and rest
@@ -73,8 +77,8 @@ def count(x: dict[str, object], models: object, t: dict[str, float]) -> None:
 
 def header() -> str:
     return (f"{'family':11} {'model':>14} {'sheets':>6} {'cells':>6} {'right':>7} {'?':>6} "
-            f"{'sure wrong':>10} {'exact':>6} {'guess ex':>8} {'fixable':>7} {'coins':>6} {'heroes':>9} "
-            f"{'false H':>7}")
+            f"{'sure wrong':>10} {'exact':>6} {'guess ex':>8} {'fixable':>7} {'coins':>6} "
+            f"{'sure':>6} {'silent':>6} {'heroes':>9} {'false H':>7}")
 
 
 def row(family: str, name: str, t: dict[str, float]) -> str:
@@ -83,7 +87,8 @@ def row(family: str, name: str, t: dict[str, float]) -> str:
             f"{100 * t['right'] / cells:6.2f}% {100 * t['unsure'] / cells:5.2f}% "
             f"{100 * t['wrong_sure'] / cells:9.2f}% {100 * t['exact'] / sheets:5.1f}% "
             f"{100 * t['guess_exact'] / sheets:7.1f}% {100 * t['honest'] / sheets:6.1f}% "
-            f"{100 * t['coins_right'] / sheets:5.1f}% "
+            f"{100 * t['coins_right'] / sheets:5.1f}% {100 * t['coins_sure'] / sheets:5.1f}% "
+            f"{100 * t['coins_silent'] / sheets:5.1f}% "
             f"{int(t['heroes_right']):4d}/{int(t['heroes']):<4d} {int(t['false_heroes']):7d}")
 
 

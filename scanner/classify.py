@@ -40,6 +40,7 @@ from scanner.decode import (
     crowded_track,
     decode_coin_track,
     hero_evidence,
+    kinds_of_alike_marks,
     look_alike_groups,
     overrule_print,
     ruins_only,
@@ -214,7 +215,9 @@ def classify_sheet(
         coin_p, coin_f = read_coins(m, coins_balanced)
         cls = decode_coin_track(coin_p) if decode else coin_p.argmax(axis=1)
         coin_conf = coin_p[np.arange(len(cls)), cls]
-        if decode:  # a run of marks the sheet's own coins do not show is the print misread
+        if decode:  # marks alike are one kind: their sureness of the kind is pooled
+            coin_conf = kinds_of_alike_marks(coin_p, coin_f, cls)[np.arange(len(cls)), cls]
+            # a run of marks the sheet's own coins do not show is the print misread
             cls, coin_conf = overrule_print(cls, coin_conf, coin_p, count_against_print(coin_f))
         states = tuple(COIN_CLASSES[k] for k in cls)
         coins = states.count("filled")

@@ -363,6 +363,15 @@ each split, spent coins over-represented): the silently wrong tracks fell 22 -> 
 Doubting a coin whose nearest marked coin is of the other kind caught 13 for 5 within 0.35, 15 for 97
 at any distance."""
 
+COIN_KIND_POOL_TEMPERATURE = 1.5
+"""Divisor of the summed filled-against-crossed log-odds of look-alike marks
+(:func:`scanner.decode.kinds_of_alike_marks`): one hand's twin marks are misread alike, so their odds
+are not independent looks. Most right coin tracks doubted came from the 0.80 threshold on a coin whose
+kind the net half knew (filled at 0.55-0.79 beside confident twins). Fitted on 360 eval-split phone
+photos apart from ``eval_families``' (``family_seeds('eval', f, 40, start=2000)`` and 20 more per
+family), threshold kept at 0.80: tracks right and clear 167 -> 207 (1), 203 (1.25), 196 (1.5), 183 (2),
+166 (2.5), wrong and clear 6, 6, 5, 5, 4; 1.5 the mildest softening that lowered the silent ones."""
+
 COIN_OVERRULED_KIND_TEMPERATURE = 2.0
 """Power softening the coin net's filled-against-crossed odds on a track read against its own print:
 there the net reads the print as marks, and it read a spent gold coin as filled with 0.83-0.997 of that

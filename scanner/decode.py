@@ -10,7 +10,8 @@ the same arrays out, corrected by three facts the net cannot see one patch at a 
   (:func:`decode_coin_track`); and the player marks every gained coin while the rest stay the printed
   coin, so the first coin read empty must look like the empty coins after it (:func:`unseen_marks`:
   a mark the net has never seen, read confidently as empty, becomes a doubt), two marks that look
-  alike are one kind (:func:`clashing_kinds`: one read filled and its twin crossed are both doubted),
+  alike are one kind (:func:`clashing_kinds`: one read filled and its twin crossed are both doubted;
+  :func:`kinds_of_alike_marks`: twins read as one kind pool their odds of filled against crossed),
   and a track marked from end to end is doubted (:func:`crowded_track`: few games give that many
   coins, but an unfamiliar print is misread on every coin); so is a terrain read on printed ruins alone
   (:func:`ruins_only`: a shape drawn over a ruin covers other spaces too);
@@ -42,6 +43,7 @@ from scanner.constants import (
     COIN_INK_SHIFT,
     COIN_INK_WINDOW,
     COIN_KIND_ALIKE,
+    COIN_KIND_POOL_TEMPERATURE,
     COIN_LIKE_PRINT,
     COIN_LIKE_PRINT_GAIN,
     COIN_MOST_MARKED,
@@ -70,6 +72,7 @@ __all__ = [
     "crowded_track",
     "decode_coin_track",
     "hero_evidence",
+    "kinds_of_alike_marks",
     "look_alike_groups",
     "look_alikes",
     "overrule_print",
@@ -356,6 +359,56 @@ def clashing_kinds(features: np.ndarray, states: np.ndarray, *, level: float = C
     flags[filled[alike.any(axis=1)]] = True
     flags[crossed[alike.any(axis=0)]] = True
     return flags
+
+
+def kinds_of_alike_marks(
+    probs: np.ndarray,
+    features: np.ndarray,
+    states: np.ndarray,
+    *,
+    level: float = COIN_KIND_ALIKE,
+    temperature: float = COIN_KIND_POOL_TEMPERATURE,
+) -> np.ndarray:
+    """Coin probabilities with each marked coin's odds of filled against crossed pooled over its twins.
+
+    Marks that look alike are one kind (:func:`clashing_kinds`), so each marked coin's filled-against-
+    crossed log-odds become the sum of those of every marked coin within ``level`` of it (itself
+    included) divided by ``temperature`` (one hand's twins are misread alike, so they are not
+    independent looks), while its odds of being marked at all stay its own. A coin whose kind the net half
+    knows (a pencil dot read filled at 0.6) is then as sure as its twins together; twins whose odds
+    disagree pull each other towards a doubt.
+
+    Parameters
+    ----------
+    probs : (14, 3)
+        The net's coin probabilities (empty, filled, crossed), track order.
+    features : (14, D)
+        The coin net's features of the same coins.
+    states : (14,) int
+        The decoded track (:func:`decode_coin_track`).
+    level : distance between unit-length features below which two marks look alike.
+    temperature : divisor of the summed log-odds.
+
+    Returns
+    -------
+    (14, 3) float
+        A new array: unmarked coins as given; marked coins with the same probability of a mark, split
+        between filled and crossed by the pooled odds.
+    """
+    probs = np.asarray(probs, float)
+    out = probs.copy()
+    marked = np.flatnonzero(np.asarray(states) != EMPTY)
+    if marked.size == 0:
+        return out
+    logp = np.log(np.maximum(probs[marked], LOG_FLOOR))
+    odds = logp[:, FILLED] - logp[:, CROSSED]
+    f = _unit(features[marked])
+    alike = np.linalg.norm(f[:, None] - f[None], axis=-1) < level
+    filled = 1.0 / (1.0 + np.exp(-(alike @ odds) / temperature))
+    mark = probs[marked, FILLED] + probs[marked, CROSSED]
+    out[marked, FILLED] = mark * filled
+    out[marked, CROSSED] = mark * (1.0 - filled)
+    return out
 
 
 @cache

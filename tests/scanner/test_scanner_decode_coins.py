@@ -1,6 +1,6 @@
 """scanner.decode, coin track: a first "empty" coin darker than the sheet's empty coins is a doubt; a run of
 marks the sheet's own coins do not show is the print misread; twin marks read as different kinds are
-doubts.
+doubts; twin marks read as one kind share their sureness of it.
 
 Synthetic coin patches: a printed coin (a light disc with a darker rim) on a coloured band; a player's
 mark is a dark ring with a dot (a mark the coin net never saw in training).
@@ -18,6 +18,7 @@ from scanner.decode import (
     coin_ink,
     coin_paper,
     count_against_print,
+    kinds_of_alike_marks,
     overrule_print,
     unseen_marks,
 )
@@ -216,3 +217,35 @@ def test_classify_sheet_reports_twin_marks_of_different_kinds(monkeypatch: pytes
     assert reading.doubtful_coins == (0, 1, 2)
     raw = classify.classify_sheet(cells, "A", coin_patches=_track(3), decode=False)
     assert raw.doubtful_coins == ()
+
+
+def test_a_half_known_kind_beside_sure_twins_is_made_sure() -> None:
+    probs = np.tile([0.98, 0.01, 0.01], (14, 1))
+    probs[:3] = [[0.0, 0.95, 0.05], [0.02, 0.58, 0.40], [0.0, 0.96, 0.04]]
+    states = np.array([1, 1, 1] + [0] * 11)
+    pooled = kinds_of_alike_marks(probs, _marks([1, 1, 1]), states)
+    assert pooled[1, 1] >= COIN_THRESHOLD > probs[1, 1]
+    assert np.allclose(pooled.sum(axis=1), probs.sum(axis=1))  # a mark's odds of being a mark stay its own
+    assert pooled[1, 0] == probs[1, 0] and np.array_equal(pooled[3:], probs[3:])
+
+
+def test_kinds_are_pooled_between_look_alikes_only() -> None:
+    probs = np.tile([0.98, 0.01, 0.01], (14, 1))
+    probs[:3] = [[0.0, 0.95, 0.05], [0.02, 0.58, 0.40], [0.0, 0.96, 0.04]]
+    states = np.array([1, 1, 1] + [0] * 11)
+    # the second mark unlike the others (a look of its own): its kind is its own, softened
+    pooled = kinds_of_alike_marks(probs, _marks([1, 2, 1]), states)
+    assert pooled[1, 1] < probs[1, 1] < COIN_THRESHOLD
+    assert pooled[0, 1] > probs[0, 1]  # the two alike still pool
+    assert np.array_equal(kinds_of_alike_marks(probs, _marks([]), np.zeros(14, int)), probs)
+
+
+def test_classify_sheet_clears_a_half_known_twin(monkeypatch: pytest.MonkeyPatch) -> None:
+    probs = np.tile([0.98, 0.01, 0.01], (14, 1))
+    probs[:3] = [[0.0, 0.95, 0.05], [0.02, 0.58, 0.40], [0.0, 0.96, 0.04]]
+    cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
+    for kinds, doubts in (([1, 1, 1], ()), ([1, 2, 1], (1,))):
+        monkeypatch.setattr(classify, "read_coins", lambda models, patches, k=kinds: (probs, _marks(k)))
+        reading = classify.classify_sheet(cells, "A", coin_patches=_track(3))
+        assert (reading.coins, reading.spent) == (3, 0)
+        assert reading.doubtful_coins == doubts
