@@ -90,6 +90,12 @@ def _unit(features: np.ndarray) -> np.ndarray:
     return np.asarray(features / np.maximum(np.linalg.norm(features, axis=1, keepdims=True), 1e-6))
 
 
+def _alike(features: np.ndarray, level: float) -> np.ndarray:
+    """(N, N) bool: the pairs of rows whose unit-length features lie within ``level`` of each other."""
+    f = _unit(features)
+    return np.asarray(np.linalg.norm(f[:, None] - f[None], axis=-1) < level)
+
+
 def look_alikes(features: np.ndarray, distance: float = CLUSTER_DISTANCE) -> np.ndarray:
     """Group cells drawn alike: average-linkage clusters of L2-normalised features, cut at a cosine
     distance.
@@ -354,8 +360,7 @@ def clashing_kinds(features: np.ndarray, states: np.ndarray, *, level: float = C
     filled, crossed = np.flatnonzero(states == FILLED), np.flatnonzero(states == CROSSED)
     if filled.size == 0 or crossed.size == 0:
         return flags
-    f = _unit(features)
-    alike = np.linalg.norm(f[filled][:, None] - f[crossed][None], axis=-1) < level
+    alike = _alike(features, level)[np.ix_(filled, crossed)]
     flags[filled[alike.any(axis=1)]] = True
     flags[crossed[alike.any(axis=0)]] = True
     return flags
@@ -402,8 +407,7 @@ def kinds_of_alike_marks(
         return out
     logp = np.log(np.maximum(probs[marked], LOG_FLOOR))
     odds = logp[:, FILLED] - logp[:, CROSSED]
-    f = _unit(features[marked])
-    alike = np.linalg.norm(f[:, None] - f[None], axis=-1) < level
+    alike = _alike(features[marked], level)
     filled = 1.0 / (1.0 + np.exp(-(alike @ odds) / temperature))
     mark = probs[marked, FILLED] + probs[marked, CROSSED]
     out[marked, FILLED] = mark * filled
