@@ -38,6 +38,7 @@ import numpy as np
 from models import dataset as ds
 from models.synth.style import ALL_FAMILIES, SPLITS
 from rules import Sheet
+from rules.grid import SIZE
 from scanner.classify import classify_sheet
 from scanner.constants import CONFIDENCE_THRESHOLD
 from scanner.nets import MANIFEST, Models, load_models
@@ -66,11 +67,12 @@ def outcomes(models: Models, sheets: Sequence[dict[str, Any]]) -> tuple[np.ndarr
         reading = classify_sheet(x["cells"], sheet.side, coin_patches=x["coins"],
                                  edge_strips={"horizontal": x["horizontal"], "vertical": x["vertical"]},
                                  models=models)
-        p = reading.probabilities.reshape(-1, reading.probabilities.shape[-1])
-        for i, sym in enumerate(str(sheet[divmod(i, 11)].value) for i in range(121)):
-            if sym in ds.CLASS_OF:
-                probs.append(p[i])
-                truth.append(ds.CLASS_OF[sym])
+        for r in range(SIZE):
+            for c in range(SIZE):
+                sym = str(sheet[r, c].value)
+                if sym in ds.CLASS_OF:
+                    probs.append(reading.probabilities[r, c])
+                    truth.append(ds.CLASS_OF[sym])
     return np.asarray(probs), np.asarray(truth)
 
 
@@ -86,18 +88,22 @@ def coverage(probs: np.ndarray, truth: np.ndarray, threshold: float) -> tuple[fl
     return float(kept.mean()), float(wrong.mean())
 
 
-def fit(
-    models: Models, sheets: Sequence[dict[str, Any]], wrong: float | None = None
-) -> tuple[float, dict[float, tuple[float, float, float]]]:
-    """The grid temperature of least NLL (with ``wrong``: see :func:`choose`), and per temperature
-    ``(NLL, kept, kept and wrong)``."""
-    scores = {}
-    for t in GRID:
-        probs, truth = outcomes(with_adapt(models, t), sheets)
-        scores[t] = (nll(probs, truth), *coverage(probs, truth, CONFIDENCE_THRESHOLD))
-    if wrong is None:
-        return min(scores, key=lambda t: scores[t][0]), scores
-    return choose(scores, wrong), scores
+Outcomes = dict[float, tuple[np.ndarray, np.ndarray]]
+
+
+def fit(models: Models, sheets: Sequence[dict[str, Any]]) -> Outcomes:
+    """Per grid temperature, the reported probabilities of every drawable cell and its true class."""
+    return {t: outcomes(with_adapt(models, t), sheets) for t in GRID}
+
+
+def summary(found: Outcomes) -> dict[float, tuple[float, float, float]]:
+    """Per temperature ``(NLL, kept, kept and wrong)`` at the product's threshold."""
+    return {t: (nll(p, y), *coverage(p, y, CONFIDENCE_THRESHOLD)) for t, (p, y) in found.items()}
+
+
+def pick(scores: dict[float, tuple[float, float, float]], wrong: float | None = None) -> float:
+    """The temperature of least NLL, or with ``wrong`` the one :func:`choose` takes."""
+    return min(scores, key=lambda t: scores[t][0]) if wrong is None else choose(scores, wrong)
 
 
 def choose(scores: dict[float, tuple[float, float, float]], wrong: float = WRONG_TARGET) -> float:
@@ -123,8 +129,9 @@ def main(argv: Sequence[str] | None = None) -> None:
               for fam in ALL_FAMILIES
               for seed in ds.family_seeds(args.split, fam, args.sheets, start=FIT_START)]
     models = load_models(args.models)
-    best, scores = fit(models, sheets, args.wrong)
-    least = min(scores, key=lambda t: scores[t][0])
+    found = fit(models, sheets)
+    scores = summary(found)
+    best, least = pick(scores, args.wrong), pick(scores)
     before = models.cell.temperature.get("adapt")
     print(f"{len(sheets)} sheets ({args.split} split, {args.tier} tier, every family), "
           f"{time.perf_counter() - t0:.0f} s")
@@ -132,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     for t, (s, kept, wrong) in scores.items():
         note = "  <- fitted" if t == best else "  <- least NLL" if t == least else ""
         print(f"{t:11.3f}  {s:.4f}  {kept:6.2%}  {wrong:6.2%}{note}")
-    probs, truth = outcomes(with_adapt(models, best), sheets)
+    probs, truth = found[best]
     print(f"at {best:.3f}: best guess right {np.mean(probs.argmax(axis=1) == truth):.2%}")
     for th in THRESHOLDS:
         kept, wrong = coverage(probs, truth, th)
