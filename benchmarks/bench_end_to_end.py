@@ -20,7 +20,11 @@ block the photo as well), too many readings of the '?' cells, or '?' cells whose
 number.  For the last, a cell *blocks* when its own alternatives (the other cells as guessed) change a
 number; the table gives how many cells block per photo, which terrain changes block most, and the
 probability the scanner gives the blocking alternatives.  Each cause also counts its photos exact by
-the best guess: what settling that cause could win at most.
+the best guess: what settling that cause could win at most.  It also counts the coin tracks read
+wrong without a doubt: a photo the '?' cells keep from being scored may hide one.
+``--cuts 0.02,0.05,...`` scores each photo again with only the classes at or above each cut as a '?'
+cell's alternatives (``scanner.pipeline.alternatives_of``'s ``minimum``; the policy otherwise
+unchanged) and prints the photos scored outright, exact and wrong, per cut.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from rules.season import score_cards
 from scanner.constants import TERRAIN_SYMBOLS
 from scanner.failure import Failure
 from scanner.nets import Models, default_models, load_models
-from scanner.pipeline import read_photo
+from scanner.pipeline import alternatives_of, read_photo
 
 SEED0 = ds.SEED_BASE["bench"] + 50_000
 
@@ -66,12 +70,15 @@ def main() -> None:
     ap.add_argument("--models", type=Path, action="append", default=None,
                     help="model directory to measure (repeatable; default: the committed models)")
     ap.add_argument("--why", action="store_true", help="tabulate why photos are not scored outright")
+    ap.add_argument("--cuts", default="", help="comma-separated smallest probabilities of an alternative "
+                    "to weigh: outright exact and wrong per cut")
     args = ap.parse_args()
     tiers = args.tiers.split(",")
     dirs: list[Path | None] = list(args.models) if args.models else [None]
     all_models = [load_models(d) if d is not None else default_models() for d in dirs]
     ids = sorted(CARDS)
-    runs = [_Run() for _ in dirs]
+    cuts = [float(v) for v in args.cuts.split(",") if v]
+    runs = [_Run(cuts) for _ in dirs]
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.photos):
             seed = SEED0 + i
@@ -90,12 +97,16 @@ def main() -> None:
         run.report(tiers)
         if args.why:
             run.report_why()
+        if cuts:
+            run.report_cuts()
 
 
 class _Run:
     """The counts of one model directory over the photos."""
 
-    def __init__(self) -> None:
+    def __init__(self, cuts: list[float]) -> None:
+        self.cuts = cuts
+        self.by_cut: dict[float, list[int]] = {cut: [0, 0] for cut in cuts}  # outright exact, wrong
         self.stats: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
         self.times: list[float] = []
         self.spread_times: list[float] = []
@@ -119,7 +130,11 @@ class _Run:
         t0 = time.perf_counter()
         verdict = decide(reading.uncertain, cards)  # what `cartoscan score` does with the photo
         self.spread_times.append(time.perf_counter() - t0)
-        self.why.photo(reading, verdict, cards, guess_ok)
+        self.why.photo(reading, verdict, cards, guess_ok, sample.sheet)
+        for cut in self.cuts:
+            alternatives = alternatives_of(reading.probabilities, reading.sheet.unknown, cut)
+            if decide(UncertainSheet(reading.guess, alternatives, reading.doubts), cards):
+                self.by_cut[cut][0 if guess_ok else 1] += 1
         if verdict.outcome is Outcome.SCORED:
             if _scores(verdict.sheet, cards) == truth:
                 t["exact"] += 1
@@ -161,6 +176,12 @@ class _Run:
         else:
             t["ranged"] += 1
             t["in_range"] += spread.total.low <= score_cards(sample.sheet, cards).total <= spread.total.high
+
+    def report_cuts(self) -> None:
+        n = max(int(sum(t["photos"] for t in self.stats.values())), 1)
+        print("smallest probability of a weighed alternative: photos scored outright, exact and wrong")
+        for cut, (exact, wrong) in self.by_cut.items():
+            print(f"  {cut:.3f}: exact {exact} ({100 * exact / n:.1f}%), wrong {wrong}")
 
     def report_why(self) -> None:
         self.why.report(int(sum(t["photos"] for t in self.stats.values())))
@@ -216,12 +237,15 @@ class _Why:
         self.blocking: list[int] = []  # blocking cells per photo refused for its '?' cells
         self.changes: dict[str, int] = defaultdict(int)  # guess -> alternative, per blocking cell
         self.odds: list[float] = []  # probability of each blocking cell's likeliest blocking alternative
+        self.silent_coins = [0, 0]  # coin tracks read wrong without a doubt: scored outright, refused
 
     def count(self, cause: str, guess_ok: bool) -> None:
         self.causes[cause][0] += 1
         self.causes[cause][1] += guess_ok
 
-    def photo(self, reading: Any, verdict: Verdict, cards: list, guess_ok: bool) -> None:
+    def photo(self, reading: Any, verdict: Verdict, cards: list, guess_ok: bool, truth: Any) -> None:
+        if not reading.doubtful_coins and (reading.coins, reading.spent) != (truth.coins, truth.spent):
+            self.silent_coins[0 if verdict else 1] += 1
         if verdict.outcome in (Outcome.SCORED, Outcome.SETTLED):
             self.count("scored outright, exact" if guess_ok else "scored outright, WRONG", guess_ok)
             return
@@ -253,6 +277,8 @@ class _Why:
         print(f"{'cause':34} {'photos':>6} {'share':>6} {'exact by guess':>14}")
         for cause, (count, exact) in sorted(self.causes.items(), key=lambda kv: -kv[1][0]):
             print(f"{cause:34} {count:6d} {100 * count / n:5.1f}% {exact:14d}")
+        print(f"coin tracks read wrong without a doubt: {self.silent_coins[0]} scored outright, "
+              f"{self.silent_coins[1]} refused for other doubts")
         if self.blocking:
             spread = defaultdict(int)
             for b in self.blocking:
