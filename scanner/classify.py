@@ -136,18 +136,22 @@ def read_coin_track(
     overruled, over_confidence = overrule_print(states, confidence, probs, by_sheet)
     if overruled is not states:
         states, confidence = overruled, over_confidence
+        own = states
         doubtful = confidence < COIN_THRESHOLD
     else:  # the net's count and the sheet's own together; the track sure as a whole
         count = both_counts(track_counts(probs), by_sheet)
-        states = decode_coin_track(probs, count)
-        sure, confidence = track_sureness(kinds_of_alike_marks(probs, features, states), states, count)
+        own = decode_coin_track(probs, count)  # each mark's kind as the net reads that coin alone
+        pooled = kinds_of_alike_marks(probs, features, own)
+        states = decode_coin_track(pooled, count)  # ... and as its twins and it read it together
+        sure, confidence = track_sureness(pooled, states, count)
         doubtful = np.zeros(len(states), bool)
         if sure < COIN_TRACK_THRESHOLD:  # the coins that make it unsure (or, of several half-sure, the least)
             doubtful = confidence < COIN_TRACK_THRESHOLD
             doubtful[int(np.argmin(confidence))] = True
     # a first "empty" coin darker than the empty ones holds a mark the net missed; a track marked from
-    # end to end is the print misread; of twin marks read as different kinds one is misread
-    doubtful |= unseen_marks(patches, states) | crowded_track(states) | clashing_kinds(features, states)
+    # end to end is the print misread; of twin marks the net reads as different kinds one is misread (the
+    # pooled kinds are the best guess then, but twins are not always one kind: a cross over a mark)
+    doubtful |= unseen_marks(patches, states) | crowded_track(states) | clashing_kinds(features, own)
     return states, confidence, doubtful
 
 

@@ -218,7 +218,8 @@ def test_classify_sheet_reports_twin_marks_of_different_kinds(monkeypatch: pytes
     monkeypatch.setattr(classify, "read_coins", lambda models, patches: (probs, _marks([1, 1, 1])))
     cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
     reading = classify.classify_sheet(cells, "A", coin_patches=_track(3))
-    assert (reading.coins, reading.spent) == (2, 1)  # as the net reads it, each coin above the threshold
+    # the best guess follows the twins (the net alone: 2 filled, 1 crossed), and stays a doubt
+    assert (reading.coins, reading.spent) == (3, 0)
     assert reading.doubtful_coins == (0, 1, 2)
     raw = classify.classify_sheet(cells, "A", coin_patches=_track(3), decode=False)
     assert raw.doubtful_coins == ()
@@ -339,3 +340,14 @@ def test_the_least_sure_coin_is_doubted_when_every_coin_is_above_the_track_thres
     _, conf, doubtful = classify.read_coin_track(probs, unlike, _track(3))
     assert (conf[:3] >= COIN_TRACK_THRESHOLD).all() and float(np.prod(conf[:3])) < COIN_TRACK_THRESHOLD
     assert int(doubtful.sum()) == 1 and doubtful[int(np.argmin(conf))]
+
+
+def test_a_kind_the_net_half_knows_against_its_twins_is_guessed_by_them_and_doubted() -> None:
+    # the second coin's own odds say crossed, weakly; its two twins say filled, surely
+    probs = _probs((0.0, 0.96, 0.04), (0.0, 0.45, 0.55), (0.0, 0.97, 0.03))
+    states, _, doubtful = classify.read_coin_track(probs, _marks([1, 1, 1]), _track(3))
+    assert states.tolist() == [1, 1, 1] + [0] * 11
+    assert doubtful[:3].all()  # the net read the twins as two kinds: a cross over a mark is possible
+    # a coin unlike the others keeps its own kind
+    states, _, _ = classify.read_coin_track(probs, _marks([1, 2, 1]), _track(3))
+    assert states.tolist() == [1, 2, 1] + [0] * 11
