@@ -454,6 +454,18 @@ def coin_paper(
     return gaussian_blur(x, blur, (1, 2)) if blur > 0 else x
 
 
+@cache
+def _shifted_disc(size: int, disc: float, shift: int) -> tuple[np.ndarray, np.ndarray]:
+    """The coin disc's flat pixel indices (K,), and (S, K) the flat indices each of the S shifts of
+    up to ``shift`` px moves there (wrapping round, as ``np.roll``); read-only, one pair per size."""
+    rows, cols = np.nonzero(_disc(size, disc))
+    steps = range(-shift, shift + 1)
+    moved = np.stack([((rows - dy) % size) * size + (cols - dx) % size for dy in steps for dx in steps])
+    inside = rows * size + cols
+    inside.flags.writeable = moved.flags.writeable = False
+    return inside, moved
+
+
 def coin_ink(
     paper: np.ndarray, reference: np.ndarray, *, shift: int = COIN_INK_SHIFT, disc: float = COIN_DISC,
 ) -> np.ndarray:
@@ -463,8 +475,9 @@ def coin_ink(
     ----------
     paper : (N, P, P, 3) float
         Coins from :func:`coin_paper`.
-    reference : (P, P, 3) float
-        The look to compare with (e.g. the median of a sheet's empty coins).
+    reference : (P, P, 3) or (N, P, P, 3) float
+        The look to compare with (e.g. the median of a sheet's empty coins), one for all coins or one
+        per coin.
     shift : largest shift in px tried; the best-aligned shift counts.
 
     Returns
@@ -472,14 +485,15 @@ def coin_ink(
     (N,) float
         Mean over the disc of the darkening, summed over channels (0 when nowhere darker).
     """
-    inside = _disc(paper.shape[1], disc)
-    best = np.full(len(paper), np.inf)
-    for dy in range(-shift, shift + 1):
-        for dx in range(-shift, shift + 1):
-            moved = np.roll(paper, (dy, dx), axis=(1, 2))
-            dark = np.clip(reference[None] - moved, 0.0, None).sum(axis=-1)
-            best = np.minimum(best, dark[:, inside].mean(axis=1))
-    return best
+    n, size = len(paper), paper.shape[1]
+    inside, moved = _shifted_disc(size, disc, shift)
+    ref = np.asarray(reference).reshape(-1, size * size, 3)[:, inside]  # (1 or N, K, 3)
+    # every shift at once: the disc's pixels of each coin moved by each shift, (N, S, K, 3)
+    shifted = paper.reshape(n, size * size, 3)[:, moved]
+    dark = np.clip(ref[:, None] - shifted, 0.0, None).sum(axis=-1)
+    # contiguous rows: numpy then sums each disc pairwise on its own, so a coin's ink does not depend
+    # on the coins read with it
+    return np.asarray(np.ascontiguousarray(dark).mean(axis=-1).min(axis=1, initial=np.inf), float)
 
 
 def unseen_marks(
@@ -525,12 +539,13 @@ def unseen_marks(
     inside = _disc(paper.shape[1], COIN_DISC)
     lightness = paper[after][:, inside].mean(axis=(1, 2))
     light = after[np.argsort(-lightness, kind="stable")[:references]]
-    ink = coin_ink(paper[:1], median(paper[light], axis=0))[0]
-    noise = 0.0
-    if light.size > 1:
-        noise = float(median([
-            coin_ink(paper[j : j + 1], median(paper[light[light != j]], axis=0))[0] for j in light
-        ]))
+    # the first coin against the light ones, and each light coin against the others (its noise)
+    which = np.concatenate([[0], light]) if light.size > 1 else np.zeros(1, int)
+    looks = np.stack([median(paper[light], axis=0)]
+                     + [median(paper[light[light != j]], axis=0) for j in which[1:]])
+    inks = coin_ink(paper[which], looks)
+    ink = float(inks[0])
+    noise = float(median(inks[1:])) if light.size > 1 else 0.0
     flags[first] = bool(ink > floor and ink > ratio * noise)
     return flags
 
@@ -548,21 +563,37 @@ def attack_patterns() -> tuple[frozenset[tuple[int, int]], ...]:
     return tuple(sorted(found, key=sorted))
 
 
-def _around(values: np.ndarray, pattern: frozenset[tuple[int, int]], outside: float) -> np.ndarray:
-    """(len(pattern), N, N): for every cell, ``values`` at each of the pattern's offsets from it, and
-    ``outside`` where the offset falls off the map (hits past the edge are not drawn)."""
-    reach = max(max(abs(dr), abs(dc)) for dr, dc in pattern)
+@cache
+def _pattern_gather(size: int) -> tuple[int, np.ndarray, tuple[slice, ...]]:
+    """What :func:`_around_patterns` gathers on an ``size`` x ``size`` map: the padding (the longest
+    reach), (T, size, size) flat indices into the padded map of every offset of every attack pattern,
+    each pattern's offsets in its own iteration order, and each pattern's slice of the T offsets."""
+    patterns = attack_patterns()
+    reach = max(max(abs(dr), abs(dc)) for pattern in patterns for dr, dc in pattern)
+    width = size + 2 * reach
+    rows, cols = np.mgrid[reach:reach + size, reach:reach + size]
+    index = np.stack([(rows + dr) * width + cols + dc for pattern in patterns for dr, dc in pattern])
+    ends = np.cumsum([len(pattern) for pattern in patterns])
+    index.flags.writeable = False
+    return reach, index, tuple(slice(e - len(p), e) for e, p in zip(ends, patterns, strict=True))
+
+
+def _around_patterns(values: np.ndarray, outside: float) -> list[np.ndarray]:
+    """For every attack pattern (:func:`attack_patterns` order), (len(pattern), N, N): for every cell,
+    ``values`` at each of the pattern's offsets from it, and ``outside`` where the offset falls off the
+    map (hits past the edge are not drawn)."""
     size = values.shape[0]
-    padded = np.pad(values.astype(float), reach, constant_values=outside)
-    r0 = c0 = reach
-    return np.stack([padded[r0 + dr:r0 + dr + size, c0 + dc:c0 + dc + size] for dr, dc in pattern])
+    reach, index, parts = _pattern_gather(size)
+    padded = np.full((size + 2 * reach, size + 2 * reach), outside, float)
+    padded[reach:reach + size, reach:reach + size] = values
+    gathered = padded.ravel()[index]  # all offsets of all patterns in one gather
+    return [gathered[part] for part in parts]
 
 
 @cache
 def _on_map_counts(size: int) -> np.ndarray:
     """(patterns, size, size): how many cells of each attack pattern lie on the map around each cell."""
-    on_map = np.ones((size, size))
-    counts = np.stack([_around(on_map, pattern, 0.0).sum(axis=0) for pattern in attack_patterns()])
+    counts = np.stack([a.sum(axis=0) for a in _around_patterns(np.ones((size, size)), 0.0)])
     counts.setflags(write=False)
     return counts
 
@@ -601,8 +632,8 @@ def hero_evidence(
     starred = (star_p >= level).astype(float)
     counts = _on_map_counts(star_p.shape[0])
     ringed = np.zeros(star_p.shape, bool)
-    for k, pattern in enumerate(attack_patterns()):
-        whole = _around(starred, pattern, 1.0).min(axis=0) > 0  # every on-map cell of it starred
+    for k, around in enumerate(_around_patterns(starred, 1.0)):
+        whole = around.min(axis=0) > 0  # every on-map cell of it starred
         ringed |= whole & (counts[k] >= least)
     out = probs.astype(float, copy=True)
     rows = np.flatnonzero((ringed & drawable).ravel())
@@ -638,9 +669,9 @@ def attack_stars(
     size = star_p.shape[0]
     # per pattern and cell: mean log star probability and lowest star probability of its on-map cells
     counts = _on_map_counts(size)
-    fit = np.stack([_around(logs, p, 0.0).sum(axis=0) for p in patterns]) / np.maximum(counts, 1)
+    fit = np.stack([a.sum(axis=0) for a in _around_patterns(logs, 0.0)]) / np.maximum(counts, 1)
     fit[counts == 0] = -np.inf
-    lowest = np.stack([_around(star_p, p, 1.0).min(axis=0) for p in patterns])
+    lowest = np.stack([a.min(axis=0) for a in _around_patterns(star_p, 1.0)])
     stars: set[tuple[int, int]] = set()
     for r, c in np.argwhere(hero_p >= hero_threshold):
         k = int(fit[:, r, c].argmax())
