@@ -23,6 +23,7 @@ import onnxruntime as ort
 from scanner.constants import (
     COIN_CLASSES,
     EDGE_CLASSES,
+    NET_BATCH,
     PAPER_LEVEL,
     PAPER_PERCENTILE,
     PAPER_SAMPLES,
@@ -67,10 +68,13 @@ class Model:
     #: more often than they occur (``--rare-repeat``) raised the net's prior for them by that log-ratio.
     prior_shift: Mapping[str, np.ndarray] = field(default_factory=dict)
 
-    def run(self, patches: np.ndarray) -> list[np.ndarray]:
-        """Raw ONNX outputs for BGR ``uint8`` patches ``(N, h, w, 3)``."""
+    def run(self, patches: np.ndarray, *, batch: int = NET_BATCH) -> list[np.ndarray]:
+        """Raw ONNX outputs for BGR ``uint8`` patches ``(N, h, w, 3)``, ``batch`` patches per run."""
         x = prepare(patches, self.input_size, self.mean, self.std)
-        return list(self.session.run(None, {"input": x}))
+        if len(x) <= batch:
+            return list(self.session.run(None, {"input": x}))
+        runs = [self.session.run(None, {"input": x[i : i + batch]}) for i in range(0, len(x), batch)]
+        return [np.concatenate(outputs) for outputs in zip(*runs, strict=True)]
 
 
 @dataclass(frozen=True)

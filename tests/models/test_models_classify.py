@@ -182,6 +182,15 @@ def test_outlines_of_all_strips_in_one_run_equal_one_run_per_direction(
     assert read_outlines(models, {}, paper_gain(cells)) == {}
 
 
+@pytest.mark.parametrize("batch", [1, 7, 32])
+def test_runs_of_a_few_patches_equal_one_run_of_all(models: Models, rendered: Rendered, batch: int) -> None:
+    cells = white_balance(rendered[1]).reshape(-1, *rendered[1].shape[2:])
+    whole = models.cell.run(cells, batch=len(cells))
+    parts = models.cell.run(cells, batch=batch)
+    assert [p.shape for p in parts] == [w.shape for w in whole]
+    assert all(np.array_equal(p, w) for p, w in zip(parts, whole, strict=True))
+
+
 def test_label_cells_writes_printed_cells_doubts_and_best_classes() -> None:
     printed = printed_side("A")
     best = np.full(121, TERRAIN_SYMBOLS.index("F"))
