@@ -58,8 +58,9 @@ def _resolve(spec: str) -> Path:
     return glyph_root() / spec[4:] if spec.startswith("npm:") else Path(spec)
 
 
+@cache
 def _codepoints(css: Path, prefix: str = "") -> dict[str, int]:
-    """Icon name -> codepoint from an icon font's stylesheet.
+    """Icon name -> codepoint from an icon font's stylesheet (read once: every glyph of a font asks).
 
     The class prefix is stripped: ``prefix`` when given (only its classes count: ``bxs-`` picks the
     solid weight of a font whose stylesheet holds two), else the class's first word. Underscores
