@@ -487,13 +487,17 @@ def coin_ink(
     """
     n, size = len(paper), paper.shape[1]
     inside, moved = _shifted_disc(size, disc, shift)
-    ref = np.asarray(reference).reshape(-1, size * size, 3)[:, inside]  # (1 or N, K, 3)
-    # every shift at once: the disc's pixels of each coin moved by each shift, (N, S, K, 3)
-    shifted = paper.reshape(n, size * size, 3)[:, moved]
-    dark = np.clip(ref[:, None] - shifted, 0.0, None).sum(axis=-1)
-    # contiguous rows: numpy then sums each disc pairwise on its own, so a coin's ink does not depend
-    # on the coins read with it
-    return np.asarray(np.ascontiguousarray(dark).mean(axis=-1).min(axis=1, initial=np.inf), float)
+    # channels first, so the gathers copy single values and the channel sum adds whole rows
+    planes = np.ascontiguousarray(paper.reshape(n, size * size, 3).transpose(0, 2, 1))
+    ref = np.asarray(reference).reshape(-1, size * size, 3).transpose(0, 2, 1)[:, :, inside]
+    # every shift at once: the disc's pixels of each coin moved by each shift, (N, 3, S, K)
+    diff = ref[:, :, None] - planes[:, :, moved]
+    np.maximum(diff, 0.0, out=diff)
+    # summed into C-contiguous rows: numpy then sums each disc pairwise on its own, so a coin's ink
+    # does not depend on the coins read with it
+    dark = np.add(diff[:, 0], diff[:, 1], out=np.empty(diff.shape[:1] + diff.shape[2:], diff.dtype))
+    dark += diff[:, 2]
+    return np.asarray(dark.mean(axis=-1).min(axis=1, initial=np.inf), float)
 
 
 def unseen_marks(
@@ -540,9 +544,11 @@ def unseen_marks(
     lightness = paper[after][:, inside].mean(axis=(1, 2))
     light = after[np.argsort(-lightness, kind="stable")[:references]]
     # the first coin against the light ones, and each light coin against the others (its noise)
-    which = np.concatenate([[0], light]) if light.size > 1 else np.zeros(1, int)
-    looks = np.stack([median(paper[light], axis=0)]
-                     + [median(paper[light[light != j]], axis=0) for j in which[1:]])
+    which, looks = np.zeros(1, int), median(paper[light], axis=0)[None]
+    if light.size > 1:
+        others = light[np.flatnonzero(~np.eye(light.size, dtype=bool)).reshape(light.size, -1) % light.size]
+        which = np.concatenate([which, light])
+        looks = np.concatenate([looks, median(paper[others], axis=1)])  # each light coin's others
     inks = coin_ink(paper[which], looks)
     ink = float(inks[0])
     noise = float(median(inks[1:])) if light.size > 1 else 0.0
