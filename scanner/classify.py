@@ -129,10 +129,10 @@ def read_outlines(
     if not flats:
         return {}
     probs = read_edges(models, white_balance(np.concatenate(flats), gain=gain))
-    ends = np.cumsum([len(f) for f in flats])
+    ends = np.cumsum([0, *(len(f) for f in flats)]).tolist()
     return {
-        k: part.reshape(edge_strips[k].shape[:-3])
-        for k, part in zip(keys, np.split(probs, ends[:-1]), strict=True)
+        k: probs[start:end].reshape(edge_strips[k].shape[:-3])
+        for k, start, end in zip(keys, ends[:-1], ends[1:], strict=True)
     }
 
 

@@ -205,6 +205,21 @@ def decode_coin_track(probs: np.ndarray) -> np.ndarray:
     return states
 
 
+def _suffix_medians(values: np.ndarray) -> np.ndarray:
+    """(N, D): row ``n`` is ``median(values[n:], axis=0)``, numpy's values, from one sort.
+
+    Each suffix is sorted with ``+inf`` after it; its median is the mean of its two middle values
+    (one value twice when odd), as ``np.median`` takes it.
+    """
+    n = len(values)
+    start = np.arange(n)
+    padded = np.where((np.arange(n)[None, :] >= start[:, None])[..., None], values[None], np.inf)
+    ranked = np.sort(padded.astype(values.dtype, copy=False), axis=1)
+    length = n - start
+    lo, hi = ranked[start, (length - 1) // 2], ranked[start, length // 2]
+    return np.asarray(np.add(lo, hi) / 2)
+
+
 def count_against_print(
     features: np.ndarray, *, level: float = COIN_LIKE_PRINT, gain: float = COIN_LIKE_PRINT_GAIN
 ) -> np.ndarray:
@@ -229,10 +244,12 @@ def count_against_print(
     f = _unit(features)
     count = len(f)
     score = np.full(count + 1, -np.inf)
+    looks = _suffix_medians(f)  # the print's look for every count at once
+    z = gain * (np.linalg.norm(f[None] - looks[:, None], axis=-1) - level)  # (count, count)
+    # log sigmoid(z) for the run, log sigmoid(-z) for the print after it
+    run, rest = np.logaddexp(0.0, -z), np.logaddexp(0.0, z)
     for n in range(count):
-        z = gain * (np.linalg.norm(f - median(f[n:], axis=0), axis=1) - level)
-        # log sigmoid(z) for the run, log sigmoid(-z) for the print after it
-        score[n] = -np.logaddexp(0.0, -z[:n]).sum() - np.logaddexp(0.0, z[n:]).sum()
+        score[n] = -run[n, :n].sum() - rest[n, n:].sum()
     e = np.exp(score - score.max())
     return np.asarray(e / e.sum())
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from itertools import pairwise
 
 import numpy as np
 
@@ -163,7 +164,7 @@ def piece_evidence(
     order = np.argsort(flat, kind="stable")
     ranked = flat[order]
     bounds = [0, *(np.flatnonzero(ranked[1:] != ranked[:-1]) + 1).tolist(), len(ranked)]
-    for start, end in zip(bounds[:-1], bounds[1:], strict=True):
+    for start, end in pairwise(bounds):
         if ranked[start] == 0 or not 2 <= end - start <= largest:  # no card's shape: left as read
             continue
         members = order[start:end]

@@ -14,6 +14,7 @@ import pytest
 import scanner.classify as classify
 from scanner.constants import COIN_DISC, COIN_KIND_ALIKE, COIN_THRESHOLD, PATCH
 from scanner.decode import (
+    _suffix_medians,
     clashing_kinds,
     coin_ink,
     coin_paper,
@@ -273,3 +274,15 @@ def test_classify_sheet_clears_a_half_known_twin(monkeypatch: pytest.MonkeyPatch
         reading = classify.classify_sheet(cells, "A", coin_patches=_track(3))
         assert (reading.coins, reading.spent) == (3, 0)
         assert reading.doubtful_coins == doubts
+
+
+@pytest.mark.parametrize(
+    ("count", "dtype"), [(1, np.float32), (2, np.float64), (14, np.float32), (15, np.float64)]
+)
+def test_suffix_medians_are_numpys(count: int, dtype: type) -> None:
+    normal = np.random.default_rng(count).normal(size=(count, 5))
+    values: np.ndarray = np.round(normal, 1).astype(dtype)  # rounded: ties too
+    got = _suffix_medians(values)
+    assert got.dtype == values.dtype
+    assert np.array_equal(got, np.stack([np.median(values[n:], axis=0) for n in range(count)]))
+
