@@ -1,6 +1,6 @@
 """Inference time of the classifier for one sheet on one core.
 
-    python benchmarks/bench_classifier.py [--repeat 200] [--models DIR]
+    python benchmarks/bench_classifier.py [--repeat 200] [--models DIR] [--repo DIR ... [--rounds 2]]
 
 Reports the median time of (a) each net alone on one sheet's patches, with intra_op_num_threads=1: the
 cell net on the 121 cells (goal <= 10 ms), the edge net on the 220 edge strips, the coin net on the 14
@@ -9,19 +9,27 @@ everything the product gives it (14 coins and 220 edge strips too: pieces, heroe
 <= 15 ms). The patches are cut from one rendered synthetic photo so the per-sheet vote has realistic
 work to do. Each line gives the median wall time and the median CPU time of the calling thread (the
 nets run in it): on a shared machine the CPU time is the steadier figure.
+
+Each ``--repo`` is a checkout whose code (and committed models) runs, ``PYTHONPATH=DIR``: give two (say
+a checkout of an older commit and ``.``) to compare them on the very same patches, run by turns
+``--rounds`` times, so that a busy machine slows both alike.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
 from scanner.classify import classify_sheet
-from scanner.nets import load_models, paper_gain, white_balance
+from scanner.nets import load_models, white_balance
 
 
 def _patches() -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], str]:
@@ -47,18 +55,50 @@ def _median_ms(fn, repeat: int) -> tuple[float, float]:
     return statistics.median(wall) * 1000, statistics.median(cpu) * 1000
 
 
+def _by_turns(args: argparse.Namespace) -> None:
+    """Run this benchmark in every ``--repo`` by turns, all on the patches rendered here."""
+    with tempfile.TemporaryDirectory() as tmp:
+        saved = Path(tmp) / "patches.npz"
+        cells, coins, strips, side = _patches()
+        np.savez(saved, cells=cells, coins=coins, side=np.array(side),
+                 **{f"strips_{k}": v for k, v in strips.items()})
+        argv = [sys.executable, str(Path(__file__).resolve()), "--repeat", str(args.repeat),
+                "--patches", str(saved)]
+        if args.models is not None:
+            argv += ["--models", str(args.models.resolve())]
+        for turn in range(args.rounds):
+            for repo in args.repo:
+                head = subprocess.run(["git", "-C", str(repo), "log", "-1", "--format=%h"],
+                                      capture_output=True, text=True).stdout.strip()
+                print(f"== round {turn + 1}: {repo} ({head or 'not a git checkout'})", flush=True)
+                env = {**os.environ, "PYTHONPATH": str(Path(repo).resolve()), "OMP_NUM_THREADS": "1"}
+                subprocess.run(argv, env=env, cwd=repo, check=True)
+
+
+def _load(path: Path) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], str]:
+    with np.load(path) as z:
+        strips = {k.removeprefix("strips_"): z[k] for k in z.files if k.startswith("strips_")}
+        return z["cells"], z["coins"], strips, str(z["side"])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=200)
     ap.add_argument("--models", type=Path, default=None,
                     help="model directory (default: the committed models)")
+    ap.add_argument("--repo", type=Path, action="append", default=None,
+                    help="a checkout to measure (repeatable; by turns, on the same patches)")
+    ap.add_argument("--rounds", type=int, default=2, help="turns of every --repo")
+    ap.add_argument("--patches", type=Path, default=None, help=argparse.SUPPRESS)  # --repo's children
     args = ap.parse_args()
+    if args.repo:
+        _by_turns(args)
+        return
     models = load_models(args.models, threads=1)
-    cells, coins, strips, side = _patches()
-    gain = paper_gain(cells)
-    flat = white_balance(cells, gain=gain).reshape(-1, *cells.shape[2:])
-    edges = white_balance(np.concatenate([s.reshape(-1, *s.shape[-3:]) for s in strips.values()]), gain=gain)
-    coins_balanced = white_balance(coins, gain=gain)
+    cells, coins, strips, side = _patches() if args.patches is None else _load(args.patches)
+    flat = white_balance(cells).reshape(-1, *cells.shape[2:])
+    edges = white_balance(np.concatenate([s.reshape(-1, *s.shape[-3:]) for s in strips.values()]), cells)
+    coins_balanced = white_balance(coins, cells)
 
     def everything() -> None:
         classify_sheet(cells, side, coin_patches=coins, edge_strips=strips, models=models)
@@ -75,7 +115,7 @@ def main() -> None:
     }
     print(f"{'':40} {'wall':>8} {'CPU':>8}")
     for name, ((wall, cpu), goal) in lines.items():
-        print(f"{name + ':':40} {wall:5.2f} ms {cpu:5.2f} ms  {goal}".rstrip())
+        print(f"{name + ':':40} {wall:5.2f} ms {cpu:5.2f} ms  {goal}".rstrip(), flush=True)
 
 
 if __name__ == "__main__":
