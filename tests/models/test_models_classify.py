@@ -15,7 +15,7 @@ import pytest
 from models import dataset as ds
 from rules.sides import printed_side
 from scanner.classify import classify_sheet, label_cells, read_edges, read_outlines
-from scanner.constants import TERRAIN_CLASSES, TERRAIN_SYMBOLS
+from scanner.constants import PAPER_LEVEL, PAPER_PERCENTILE, PAPER_SAMPLES, TERRAIN_CLASSES, TERRAIN_SYMBOLS
 from scanner.nets import (
     ModelError,
     Models,
@@ -167,6 +167,17 @@ def test_one_paper_gain_balances_as_the_reference_does(rendered: Rendered) -> No
     assert np.array_equal(white_balance(coins, gain=gain), white_balance(coins, cells))
     darker = (cells // 2).astype(np.uint8)  # paper half as bright: twice the gain
     assert np.allclose(paper_gain(darker), 2 * gain, rtol=0.05)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_paper_gain_takes_the_percentile_np_partition_finds(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    patches = rng.integers(0, 256 if seed % 2 else 40, (int(rng.integers(1, 30)), 32, 32, 3), dtype=np.uint8)
+    flat = patches.reshape(-1, 3)
+    sub = flat[:: max(1, len(flat) // PAPER_SAMPLES)]
+    k = min(len(sub) - 1, int(len(sub) * PAPER_PERCENTILE / 100.0))
+    paper = np.partition(sub, k, axis=0)[k].astype(np.float32)
+    assert np.array_equal(paper_gain(patches), PAPER_LEVEL / np.maximum(paper, 16.0))
 
 
 def test_outlines_of_all_strips_in_one_run_equal_one_run_per_direction(
