@@ -103,6 +103,12 @@ MIN_CANDIDATE_AREA = 0.02
 """Smallest candidate quadrilateral as a fraction of the downscaled image area (the grid of a sheet
 at 25 % of the frame covers about 8 %)."""
 
+SMALL_CANDIDATE_AREA = 0.005
+"""Smallest outline asked away from the sheets found, and when no larger one verifies (a fraction of
+the downscaled image's area, as :data:`MIN_CANDIDATE_AREA`): one of two sheets in a 12 MP table photo,
+a sheet far from the camera.  A grid of this area is 7 px per cell in the 960 px copy and still
+verifies there; in the photo it is ~30 px per cell, readable."""
+
 ALTERNATE_OUTLINES = 3
 """Largest outlines that get second-guess quads (other choices of four hull sides) when no
 candidate verifies: each costs up to 15 verifications, and only on photos that would fail."""
