@@ -26,6 +26,7 @@ from scanner.constants import (
     ADAPT_TEMPERATURE,
     COIN_CLASSES,
     COIN_THRESHOLD,
+    COIN_TRACK_THRESHOLD,
     CONFIDENCE_THRESHOLD,
     DECODE_DEFAULT,
     STAR_THRESHOLD,
@@ -35,6 +36,7 @@ from scanner.constants import (
 from scanner.decode import (
     adapt_to_sheet,
     attack_stars,
+    both_counts,
     clashing_kinds,
     count_against_print,
     crowded_track,
@@ -44,9 +46,11 @@ from scanner.decode import (
     look_alike_groups,
     overrule_print,
     ruins_only,
+    track_counts,
+    track_sureness,
     unseen_marks,
 )
-from scanner.nets import Models, default_models, softmax, white_balance
+from scanner.nets import Models, default_models, paper_gain, softmax, white_balance
 from scanner.pieces import find_pieces, piece_evidence
 
 __all__ = [
@@ -102,12 +106,87 @@ def read_coins(models: Models, coin_patches: np.ndarray) -> tuple[np.ndarray, np
     return softmax(logits, models.coin.temperature["coin"]), features
 
 
+def read_coin_track(
+    probs: np.ndarray, features: np.ndarray, patches: np.ndarray, *, decode: bool = DECODE_DEFAULT
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The coin track from the coin net's reading of its 14 coins.
+
+    Parameters
+    ----------
+    probs, features : from :func:`read_coins`.
+    patches : (14, P, P, 3) the white-balanced coin patches (for :func:`scanner.decode.unseen_marks`).
+    decode : read the track as a prefix, by the net's count and the sheet's own together, kinds pooled
+        over twin marks; else each coin's most likely class.
+
+    Returns
+    -------
+    states : (14,) int, index into :data:`COIN_CLASSES`.
+    confidence : (14,) float, each coin's probability of its state.
+    doubtful : (14,) bool, the coins a person must look at.
+    """
+    if not decode:
+        states = probs.argmax(axis=1)
+        confidence = probs[np.arange(len(states)), states]
+        return states, confidence, confidence < COIN_THRESHOLD
+    states = decode_coin_track(probs)
+    # marks alike are one kind: their sureness of the kind is pooled
+    confidence = kinds_of_alike_marks(probs, features, states)[np.arange(len(states)), states]
+    by_sheet = count_against_print(features)
+    # a run of marks the sheet's own coins do not show is the print misread
+    overruled, over_confidence = overrule_print(states, confidence, probs, by_sheet)
+    if overruled is not states:
+        states, confidence = overruled, over_confidence
+        own = states
+        doubtful = confidence < COIN_THRESHOLD
+    else:  # the net's count and the sheet's own together; the track sure as a whole
+        count = both_counts(track_counts(probs), by_sheet)
+        own = decode_coin_track(probs, count)  # each mark's kind as the net reads that coin alone
+        pooled = kinds_of_alike_marks(probs, features, own)
+        states = decode_coin_track(pooled, count)  # ... and as its twins and it read it together
+        sure, confidence = track_sureness(pooled, states, count)
+        doubtful = np.zeros(len(states), bool)
+        if sure < COIN_TRACK_THRESHOLD:  # the coins that make it unsure (or, of several half-sure, the least)
+            doubtful = confidence < COIN_TRACK_THRESHOLD
+            doubtful[int(np.argmin(confidence))] = True
+    # a first "empty" coin darker than the empty ones holds a mark the net missed; a track marked from
+    # end to end is the print misread; of twin marks the net reads as different kinds one is misread (the
+    # pooled kinds are the best guess then, but twins are not always one kind: a cross over a mark)
+    doubtful |= unseen_marks(patches, states) | crowded_track(states) | clashing_kinds(features, own)
+    return states, confidence, doubtful
+
+
 def read_edges(models: Models, strips: np.ndarray) -> np.ndarray:
     """Outline probability for each strip ``(N, h, w, 3)`` (horizontal strips; see scanner.sample)."""
     if strips.shape[0] == 0:
         return np.zeros(0)
     (logits, _features) = models.edge.run(strips)
     return softmax(logits, models.edge.temperature["edge"])[:, 1]
+
+
+def read_outlines(
+    models: Models, edge_strips: Mapping[str, np.ndarray], gain: np.ndarray
+) -> dict[str, np.ndarray]:
+    """Outline probabilities per key of ``edge_strips``, each of its strips' leading shape.
+
+    Parameters
+    ----------
+    edge_strips : ``{"horizontal": (10, 11, h, w, 3), "vertical": (11, 10, h, w, 3)}``-like mapping of
+        uint8 strips already turned to lie horizontally.
+    gain : the sheet's :func:`scanner.nets.paper_gain`.
+
+    Every strip goes through the edge net in one run (the same numbers as one run per key: the net
+    reads each strip on its own).
+    """
+    keys = list(edge_strips)
+    flats = [edge_strips[k].reshape(-1, *edge_strips[k].shape[-3:]) for k in keys]
+    if not flats:
+        return {}
+    probs = read_edges(models, white_balance(np.concatenate(flats), gain=gain))
+    ends = np.cumsum([0, *(len(f) for f in flats)]).tolist()
+    return {
+        k: probs[start:end].reshape(edge_strips[k].shape[:-3])
+        for k, start, end in zip(keys, ends[:-1], ends[1:], strict=True)
+    }
 
 
 def label_cells(
@@ -172,7 +251,8 @@ def classify_sheet(
     """
     m = models if models is not None else default_models()
     printed = printed_side(side)
-    balanced = white_balance(patches)
+    gain = paper_gain(patches)  # one paper estimate balances the cells, edges and coins alike
+    balanced = white_balance(patches, gain=gain)
     probs, star_p, features = classify_cells(m, balanced)
     drawable = np.ones(SIZE * SIZE, bool)
     for r, c in printed.mountains | printed.wasteland:
@@ -182,11 +262,7 @@ def classify_sheet(
         # the pooling's temperature belongs to the net it was fitted for (models.fit_decode)
         t_adapt = m.cell.temperature.get("adapt", ADAPT_TEMPERATURE)
         probs = adapt_to_sheet(probs, features, drawable, groups=groups, temperature=t_adapt)
-    outlines = {}
-    if edge_strips is not None:
-        for key, strips in edge_strips.items():
-            flat = strips.reshape(-1, *strips.shape[-3:])
-            outlines[key] = read_edges(m, white_balance(flat, patches)).reshape(strips.shape[:-3])
+    outlines = read_outlines(m, edge_strips, gain) if edge_strips is not None else {}
     if decode and {"horizontal", "vertical"} <= outlines.keys():
         # pieces from the outlines alone, so a drawn cell the net read as empty still joins its piece
         found = find_pieces(drawable.reshape(SIZE, SIZE), outlines["horizontal"], outlines["vertical"])
@@ -211,22 +287,12 @@ def classify_sheet(
     coin_conf = np.zeros(0)
     doubtful_coins: tuple[int, ...] = ()
     if coin_patches is not None:
-        coins_balanced = white_balance(coin_patches, patches)
+        coins_balanced = white_balance(coin_patches, gain=gain)
         coin_p, coin_f = read_coins(m, coins_balanced)
-        cls = decode_coin_track(coin_p) if decode else coin_p.argmax(axis=1)
-        coin_conf = coin_p[np.arange(len(cls)), cls]
-        if decode:  # marks alike are one kind: their sureness of the kind is pooled
-            coin_conf = kinds_of_alike_marks(coin_p, coin_f, cls)[np.arange(len(cls)), cls]
-            # a run of marks the sheet's own coins do not show is the print misread
-            cls, coin_conf = overrule_print(cls, coin_conf, coin_p, count_against_print(coin_f))
+        cls, coin_conf, unsure_coins = read_coin_track(coin_p, coin_f, coins_balanced, decode=decode)
         states = tuple(COIN_CLASSES[k] for k in cls)
         coins = states.count("filled")
         spent = states.count("crossed")
-        unsure_coins = coin_conf < COIN_THRESHOLD
-        if decode:  # a first "empty" coin darker than the empty ones holds a mark the net missed;
-            # of twin marks read as different kinds one is misread
-            unsure_coins |= unseen_marks(coins_balanced, cls) | crowded_track(cls)
-            unsure_coins |= clashing_kinds(coin_f, cls)
         doubtful_coins = tuple(int(i) for i in np.flatnonzero(unsure_coins))
     return SheetReading(
         side=side,

@@ -7,7 +7,10 @@ the same arrays out, corrected by three facts the net cannot see one patch at a 
   feature space) pool their evidence (:func:`adapt_to_sheet`);
 - a gained coin fills "the next coin symbol" on the track (base rulebook, "Coins": *they fill in the
   next coin symbol on their coin track*), so the marked coins are a prefix of the track
-  (:func:`decode_coin_track`); and the player marks every gained coin while the rest stay the printed
+  (:func:`decode_coin_track`), whose count the net (:func:`track_counts`) and the sheet's own coins
+  (:func:`count_against_print`) read together (:func:`both_counts`), and which is as sure as its
+  numbers of filled and crossed coins (:func:`track_sureness`); and the player marks every gained coin
+  while the rest stay the printed
   coin, so the first coin read empty must look like the empty coins after it (:func:`unseen_marks`:
   a mark the net has never seen, read confidently as empty, becomes a doubt), two marks that look
   alike are one kind (:func:`clashing_kinds`: one read filled and its twin crossed are both doubted;
@@ -65,6 +68,7 @@ __all__ = [
     "adapt_to_sheet",
     "attack_patterns",
     "attack_stars",
+    "both_counts",
     "clashing_kinds",
     "coin_ink",
     "coin_paper",
@@ -78,6 +82,8 @@ __all__ = [
     "overrule_print",
     "ruins_only",
     "star_reach",
+    "track_counts",
+    "track_sureness",
     "unseen_marks",
 ]
 
@@ -181,8 +187,8 @@ def adapt_to_sheet(
     return out
 
 
-def decode_coin_track(probs: np.ndarray) -> np.ndarray:
-    """The most likely coin track whose marked coins form a prefix.
+def track_counts(probs: np.ndarray) -> np.ndarray:
+    """How many coins lead the track, by the net: the prefix model's probability of each count.
 
     Parameters
     ----------
@@ -190,19 +196,110 @@ def decode_coin_track(probs: np.ndarray) -> np.ndarray:
 
     Returns
     -------
-    (14,) int
-        Class per coin: the first ``n`` marked (filled or crossed, whichever is likelier for that coin),
-        the rest empty, with ``n`` maximising the track's joint probability.
+    (15,) float
+        Probability of ``n`` = 0..14 marked coins: the first ``n`` marked and the rest empty, each coin
+        read on its own (a track whose every coin is sure has one likely count; one unsure coin between
+        sure ones does not make the count unsure).
     """
     logp = np.log(np.maximum(probs, LOG_FLOOR))
     marked = np.logaddexp(logp[:, FILLED], logp[:, CROSSED])
     # score[n] = sum(marked[:n]) + sum(empty[n:])
     head = np.concatenate([[0.0], np.cumsum(marked)])
     tail = np.concatenate([np.cumsum(logp[::-1, EMPTY])[::-1], [0.0]])
-    n = int(np.argmax(head + tail))
+    score = head + tail
+    e = np.exp(score - score.max())
+    return np.asarray(e / e.sum())
+
+
+def decode_coin_track(probs: np.ndarray, count: np.ndarray | None = None) -> np.ndarray:
+    """The most likely coin track whose marked coins form a prefix.
+
+    Parameters
+    ----------
+    probs : (14, 3) calibrated probabilities over (empty, filled, crossed), track order.
+    count : (15,) probability of each count of marked coins; by default the net's own
+        (:func:`track_counts`).
+
+    Returns
+    -------
+    (14,) int
+        Class per coin: the first ``n`` marked (filled or crossed, whichever is likelier for that coin),
+        the rest empty, with ``n`` the most likely count.
+    """
+    n = int(np.argmax(track_counts(probs) if count is None else count))
     states = np.full(len(probs), EMPTY, int)
     states[:n] = np.where(probs[:n, FILLED] >= probs[:n, CROSSED], FILLED, CROSSED)
     return states
+
+
+def both_counts(net: np.ndarray, sheet: np.ndarray, *, floor: float = LOG_FLOOR) -> np.ndarray:
+    """The count of marked coins by the net and by the sheet's own coins together.
+
+    The net's count (:func:`track_counts`) reads each coin against what it learned marks look like; the
+    sheet-relative count (:func:`count_against_print`) reads the coins against each other. Two
+    independent looks at one count: their probabilities multiply (the sheet's floored at ``floor``, so
+    that its zero for a full track does not veto the net).
+
+    Returns
+    -------
+    (15,) float, summing to 1.
+    """
+    both = np.asarray(net, float) * np.maximum(sheet, floor)
+    return np.asarray(both / both.sum())
+
+
+def track_sureness(probs: np.ndarray, states: np.ndarray, count: np.ndarray) -> tuple[float, np.ndarray]:
+    """How sure a decoded track is, as a whole and coin by coin.
+
+    What a track scores is how many coins are filled and how many crossed, so its sureness is the
+    probability of those two numbers: that ``n`` coins are marked (``count``) times that ``s`` of the
+    ``n`` are crossed (each marked coin crossed with its own odds of crossed against filled,
+    independently). One unsure coin in a run of sure ones then costs the track little when the count
+    holds it, while several half-sure kinds add up.
+
+    Parameters
+    ----------
+    probs : (14, 3)
+        Coin probabilities (empty, filled, crossed), e.g. pooled by :func:`kinds_of_alike_marks`.
+    states : (14,) int
+        The decoded track, marked coins first.
+    count : (15,) probability of each count of marked coins (e.g. :func:`both_counts`).
+
+    Returns
+    -------
+    sureness : float
+        Probability of the track's (filled, crossed) numbers.
+    confidence : (14,) float
+        Each coin's probability of its state: a marked coin ``P(count > i)`` times its kind's share of
+        its mark, an empty one ``P(count <= i)``.
+    """
+    states = np.asarray(states)
+    marked = states != EMPTY
+    n = int(marked.sum())
+    mark = np.maximum(probs[:, FILLED] + probs[:, CROSSED], LOG_FLOOR)
+    crossed = probs[:, CROSSED] / mark
+    kind = np.where(states == CROSSED, crossed, 1.0 - crossed)
+    at_most = np.cumsum(count)[: len(states)]  # coin i is empty when at most i coins are marked
+    confidence = np.where(marked, (1.0 - at_most) * kind, at_most)
+    spent = np.array([1.0])  # distribution of the number crossed among the marked coins so far
+    for q in crossed[:n]:
+        spent = np.concatenate([spent * (1.0 - q), [0.0]]) + np.concatenate([[0.0], spent * q])
+    return float(count[n] * spent[int((states == CROSSED).sum())]), np.asarray(confidence)
+
+
+def _suffix_medians(values: np.ndarray) -> np.ndarray:
+    """(N, D): row ``n`` is ``median(values[n:], axis=0)``, numpy's values, from one sort.
+
+    Each suffix is sorted with ``+inf`` after it; its median is the mean of its two middle values
+    (one value twice when odd), as ``np.median`` takes it.
+    """
+    n = len(values)
+    start = np.arange(n)
+    padded = np.where((np.arange(n)[None, :] >= start[:, None])[..., None], values[None], np.inf)
+    ranked = np.sort(padded.astype(values.dtype, copy=False), axis=1)
+    length = n - start
+    lo, hi = ranked[start, (length - 1) // 2], ranked[start, length // 2]
+    return np.asarray(np.add(lo, hi) / 2)
 
 
 def count_against_print(
@@ -229,10 +326,12 @@ def count_against_print(
     f = _unit(features)
     count = len(f)
     score = np.full(count + 1, -np.inf)
+    looks = _suffix_medians(f)  # the print's look for every count at once
+    z = gain * (np.linalg.norm(f[None] - looks[:, None], axis=-1) - level)  # (count, count)
+    # log sigmoid(z) for the run, log sigmoid(-z) for the print after it
+    run, rest = np.logaddexp(0.0, -z), np.logaddexp(0.0, z)
     for n in range(count):
-        z = gain * (np.linalg.norm(f - median(f[n:], axis=0), axis=1) - level)
-        # log sigmoid(z) for the run, log sigmoid(-z) for the print after it
-        score[n] = -np.logaddexp(0.0, -z[:n]).sum() - np.logaddexp(0.0, z[n:]).sum()
+        score[n] = -run[n, :n].sum() - rest[n, n:].sum()
     e = np.exp(score - score.max())
     return np.asarray(e / e.sum())
 
@@ -454,6 +553,18 @@ def coin_paper(
     return gaussian_blur(x, blur, (1, 2)) if blur > 0 else x
 
 
+@cache
+def _shifted_disc(size: int, disc: float, shift: int) -> tuple[np.ndarray, np.ndarray]:
+    """The coin disc's flat pixel indices (K,), and (S, K) the flat indices each of the S shifts of
+    up to ``shift`` px moves there (wrapping round, as ``np.roll``); read-only, one pair per size."""
+    rows, cols = np.nonzero(_disc(size, disc))
+    steps = range(-shift, shift + 1)
+    moved = np.stack([((rows - dy) % size) * size + (cols - dx) % size for dy in steps for dx in steps])
+    inside = rows * size + cols
+    inside.flags.writeable = moved.flags.writeable = False
+    return inside, moved
+
+
 def coin_ink(
     paper: np.ndarray, reference: np.ndarray, *, shift: int = COIN_INK_SHIFT, disc: float = COIN_DISC,
 ) -> np.ndarray:
@@ -463,8 +574,9 @@ def coin_ink(
     ----------
     paper : (N, P, P, 3) float
         Coins from :func:`coin_paper`.
-    reference : (P, P, 3) float
-        The look to compare with (e.g. the median of a sheet's empty coins).
+    reference : (P, P, 3) or (N, P, P, 3) float
+        The look to compare with (e.g. the median of a sheet's empty coins), one for all coins or one
+        per coin.
     shift : largest shift in px tried; the best-aligned shift counts.
 
     Returns
@@ -472,14 +584,19 @@ def coin_ink(
     (N,) float
         Mean over the disc of the darkening, summed over channels (0 when nowhere darker).
     """
-    inside = _disc(paper.shape[1], disc)
-    best = np.full(len(paper), np.inf)
-    for dy in range(-shift, shift + 1):
-        for dx in range(-shift, shift + 1):
-            moved = np.roll(paper, (dy, dx), axis=(1, 2))
-            dark = np.clip(reference[None] - moved, 0.0, None).sum(axis=-1)
-            best = np.minimum(best, dark[:, inside].mean(axis=1))
-    return best
+    n, size = len(paper), paper.shape[1]
+    inside, moved = _shifted_disc(size, disc, shift)
+    # channels first, so the gathers copy single values and the channel sum adds whole rows
+    planes = np.ascontiguousarray(paper.reshape(n, size * size, 3).transpose(0, 2, 1))
+    ref = np.asarray(reference).reshape(-1, size * size, 3).transpose(0, 2, 1)[:, :, inside]
+    # every shift at once: the disc's pixels of each coin moved by each shift, (N, 3, S, K)
+    diff = ref[:, :, None] - planes[:, :, moved]
+    np.maximum(diff, 0.0, out=diff)
+    # summed into C-contiguous rows: numpy then sums each disc pairwise on its own, so a coin's ink
+    # does not depend on the coins read with it
+    dark = np.add(diff[:, 0], diff[:, 1], out=np.empty(diff.shape[:1] + diff.shape[2:], diff.dtype))
+    dark += diff[:, 2]
+    return np.asarray(dark.mean(axis=-1).min(axis=1, initial=np.inf), float)
 
 
 def unseen_marks(
@@ -525,12 +642,15 @@ def unseen_marks(
     inside = _disc(paper.shape[1], COIN_DISC)
     lightness = paper[after][:, inside].mean(axis=(1, 2))
     light = after[np.argsort(-lightness, kind="stable")[:references]]
-    ink = coin_ink(paper[:1], median(paper[light], axis=0))[0]
-    noise = 0.0
+    # the first coin against the light ones, and each light coin against the others (its noise)
+    which, looks = np.zeros(1, int), median(paper[light], axis=0)[None]
     if light.size > 1:
-        noise = float(median([
-            coin_ink(paper[j : j + 1], median(paper[light[light != j]], axis=0))[0] for j in light
-        ]))
+        others = light[np.flatnonzero(~np.eye(light.size, dtype=bool)).reshape(light.size, -1) % light.size]
+        which = np.concatenate([which, light])
+        looks = np.concatenate([looks, median(paper[others], axis=1)])  # each light coin's others
+    inks = coin_ink(paper[which], looks)
+    ink = float(inks[0])
+    noise = float(median(inks[1:])) if light.size > 1 else 0.0
     flags[first] = bool(ink > floor and ink > ratio * noise)
     return flags
 
@@ -548,21 +668,37 @@ def attack_patterns() -> tuple[frozenset[tuple[int, int]], ...]:
     return tuple(sorted(found, key=sorted))
 
 
-def _around(values: np.ndarray, pattern: frozenset[tuple[int, int]], outside: float) -> np.ndarray:
-    """(len(pattern), N, N): for every cell, ``values`` at each of the pattern's offsets from it, and
-    ``outside`` where the offset falls off the map (hits past the edge are not drawn)."""
-    reach = max(max(abs(dr), abs(dc)) for dr, dc in pattern)
+@cache
+def _pattern_gather(size: int) -> tuple[int, np.ndarray, tuple[slice, ...]]:
+    """What :func:`_around_patterns` gathers on an ``size`` x ``size`` map: the padding (the longest
+    reach), (T, size, size) flat indices into the padded map of every offset of every attack pattern,
+    each pattern's offsets in its own iteration order, and each pattern's slice of the T offsets."""
+    patterns = attack_patterns()
+    reach = max(max(abs(dr), abs(dc)) for pattern in patterns for dr, dc in pattern)
+    width = size + 2 * reach
+    rows, cols = np.mgrid[reach:reach + size, reach:reach + size]
+    index = np.stack([(rows + dr) * width + cols + dc for pattern in patterns for dr, dc in pattern])
+    ends = np.cumsum([len(pattern) for pattern in patterns])
+    index.flags.writeable = False
+    return reach, index, tuple(slice(e - len(p), e) for e, p in zip(ends, patterns, strict=True))
+
+
+def _around_patterns(values: np.ndarray, outside: float) -> list[np.ndarray]:
+    """For every attack pattern (:func:`attack_patterns` order), (len(pattern), N, N): for every cell,
+    ``values`` at each of the pattern's offsets from it, and ``outside`` where the offset falls off the
+    map (hits past the edge are not drawn)."""
     size = values.shape[0]
-    padded = np.pad(values.astype(float), reach, constant_values=outside)
-    r0 = c0 = reach
-    return np.stack([padded[r0 + dr:r0 + dr + size, c0 + dc:c0 + dc + size] for dr, dc in pattern])
+    reach, index, parts = _pattern_gather(size)
+    padded = np.full((size + 2 * reach, size + 2 * reach), outside, float)
+    padded[reach:reach + size, reach:reach + size] = values
+    gathered = padded.ravel()[index]  # all offsets of all patterns in one gather
+    return [gathered[part] for part in parts]
 
 
 @cache
 def _on_map_counts(size: int) -> np.ndarray:
     """(patterns, size, size): how many cells of each attack pattern lie on the map around each cell."""
-    on_map = np.ones((size, size))
-    counts = np.stack([_around(on_map, pattern, 0.0).sum(axis=0) for pattern in attack_patterns()])
+    counts = np.stack([a.sum(axis=0) for a in _around_patterns(np.ones((size, size)), 0.0)])
     counts.setflags(write=False)
     return counts
 
@@ -601,8 +737,8 @@ def hero_evidence(
     starred = (star_p >= level).astype(float)
     counts = _on_map_counts(star_p.shape[0])
     ringed = np.zeros(star_p.shape, bool)
-    for k, pattern in enumerate(attack_patterns()):
-        whole = _around(starred, pattern, 1.0).min(axis=0) > 0  # every on-map cell of it starred
+    for k, around in enumerate(_around_patterns(starred, 1.0)):
+        whole = around.min(axis=0) > 0  # every on-map cell of it starred
         ringed |= whole & (counts[k] >= least)
     out = probs.astype(float, copy=True)
     rows = np.flatnonzero((ringed & drawable).ravel())
@@ -638,9 +774,9 @@ def attack_stars(
     size = star_p.shape[0]
     # per pattern and cell: mean log star probability and lowest star probability of its on-map cells
     counts = _on_map_counts(size)
-    fit = np.stack([_around(logs, p, 0.0).sum(axis=0) for p in patterns]) / np.maximum(counts, 1)
+    fit = np.stack([a.sum(axis=0) for a in _around_patterns(logs, 0.0)]) / np.maximum(counts, 1)
     fit[counts == 0] = -np.inf
-    lowest = np.stack([_around(star_p, p, 1.0).min(axis=0) for p in patterns])
+    lowest = np.stack([a.min(axis=0) for a in _around_patterns(star_p, 1.0)])
     stars: set[tuple[int, int]] = set()
     for r, c in np.argwhere(hero_p >= hero_threshold):
         k = int(fit[:, r, c].argmax())

@@ -30,7 +30,6 @@ from scanner.constants import (
     COMB_SCALE_RANGE,
     FRAME_MIN_SHARE,
     GRID_CLEARANCE,
-    MIN_CANDIDATE_AREA,
     MIN_CELL_PX,
     NEAR_EDGE,
     NESTED_GRID_RATIO,
@@ -41,6 +40,7 @@ from scanner.constants import (
     SHIFT_PRINT_MARGIN,
     SHIFT_REACH,
     SIDE_DOUBT,
+    SMALL_CANDIDATE_AREA,
     TURN_DOUBT,
     VERIFY_PAD,
     VERIFY_PPC,
@@ -184,7 +184,7 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
     small, scale = downscale(image)
     grey = min_channel(small)
     emit(debug, "locate_small", small)
-    quads, touching, alternates = candidate_quads(grey, debug=debug)
+    quads, touching, alternates, smaller = candidate_quads(grey, debug=debug)
     papers = paper_quads(grey)  # the second guesses' and the second-sheet search's
     pyramid = [grey]
     while len(pyramid) < 3 and min(pyramid[-1].shape) >= 4 * canon_size(VERIFY_PPC, VERIFY_PAD) // 3:
@@ -217,23 +217,8 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
                 fit = verify_candidate(pyramid, quad, scale_range=COMB_PARTIAL_RANGE)
                 if isinstance(fit, GridFit):
                     fits.append(fit)
-        # another sheet whose grid outline did not close (a thin or faint print, drawings over its
-        # border) is found alone through its page; with a sheet found, such pages apart from it are
-        # asked too, so that a second sheet is never left out in silence
-        grids = [_grid_quad(f.h) for f in fits]
-        for quad in lying_apart(missed + papers, grids):
-            fit = verify_candidate(pyramid, quad, scale_range=COMB_PARTIAL_RANGE)
-            # a small or steeply tilted page holds no single-pitch comb: its grid, placed by the
-            # printed layout in the page's own perspective, is asked too
-            for inner in [] if isinstance(fit, GridFit) or not page_like(quad) else grids_in_page(quad):
-                if cv2.contourArea(inner.astype(np.float32)) < MIN_CANDIDATE_AREA * grey.size:
-                    continue  # a grid smaller than any candidate is asked for: no sheet
-                fit = verify_candidate(pyramid, inner)
-                if isinstance(fit, GridFit):
-                    break
-            if isinstance(fit, GridFit):
-                fits.append(fit)
     partial = False
+    claimed: list[np.ndarray] = []  # outlines reaching the photo's edge that show a grid's comb
     if guessed:
         # An outline running into the photo's edge: the page's margin may run past it while the grid
         # lies whole inside (then the comb shows on both axes and the grid is read), or the grid
@@ -244,8 +229,18 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
             if touches:
                 fit = verify_candidate(pyramid, quad, scale_range=COMB_PARTIAL_RANGE)
                 partial |= fit is not None
+                if fit is not None:
+                    claimed.append(quad)
                 if isinstance(fit, GridFit):
                     fits.append(fit)
+    # another sheet whose grid outline did not close (a thin or faint print, drawings over its
+    # border) is found through its page; pages apart from every grid found are asked, so that a
+    # second sheet is never left out in silence
+    grids = [_grid_quad(f.h) for f in fits] + claimed
+    fits += _sheets_in_pages(pyramid, missed + papers, grids)
+    # a sheet far from the camera (one of a table's sheets) has an outline smaller than any
+    # candidate: outlines away from every sheet found (its page, its cut grid) are asked too
+    fits += _small_grids(pyramid, smaller, [_sheet_reach(f.h) for f in fits] + claimed)
     if not fits:
         if partial:
             return Failure("cut_off", "an 11x11 grid runs past the photo's edge; include the whole grid")
@@ -468,6 +463,42 @@ def lying_apart(quads: list[np.ndarray], grids: list[np.ndarray]) -> list[np.nda
             continue
         out.append(q.astype(np.float64))
     return out
+
+
+def _sheets_in_pages(
+    pyramid: list[np.ndarray], quads: list[np.ndarray], grids: list[np.ndarray]
+) -> list[GridFit]:
+    # Grids found through outlines lying apart from the grids found (pages, outlines that did not
+    # verify): the outline itself with the wide comb range, else, for a page-like one, the grid the
+    # printed layout puts in it (a small or steeply tilted page holds no single-pitch comb).
+    out = []
+    for quad in lying_apart(quads, grids):
+        fit = verify_candidate(pyramid, quad, scale_range=COMB_PARTIAL_RANGE)
+        for inner in [] if isinstance(fit, GridFit) or not page_like(quad) else grids_in_page(quad):
+            if cv2.contourArea(inner.astype(np.float32)) < SMALL_CANDIDATE_AREA * pyramid[0].size:
+                continue  # a grid smaller than any candidate is asked for: no sheet
+            fit = verify_candidate(pyramid, inner)
+            if isinstance(fit, GridFit):
+                break
+        if isinstance(fit, GridFit):
+            out.append(fit)
+    return out
+
+
+def _small_grids(
+    pyramid: list[np.ndarray], smaller: list[np.ndarray], sheets: list[np.ndarray]
+) -> list[GridFit]:
+    # The small outlines (candidate_quads) lying apart from every sheet found that verify as grids.
+    fits = (verify_candidate(pyramid, quad) for quad in lying_apart(smaller, sheets))
+    return [fit for fit in fits if isinstance(fit, GridFit)]
+
+
+def _sheet_reach(h: np.ndarray) -> np.ndarray:
+    # The square around a grid (homography h: cell units -> px) that holds its page in any turn.
+    x0, y0, x1, y1 = geometry().page
+    half = max(N / 2 - x0, N / 2 - y0, x1 - N / 2, y1 - N / 2)
+    square = N / 2 + half * np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
+    return apply_h(h, square)
 
 
 def _grid_quad(h: np.ndarray) -> np.ndarray:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from itertools import pairwise
 
 import numpy as np
 
@@ -58,6 +59,15 @@ def shape_terrains() -> dict[Shape, frozenset[Terrain]]:
     for ambush in AMBUSH.values():
         add(ambush.shape.cells, (Terrain.MONSTER,))
     return {shape: frozenset(ts) for shape, ts in table.items()}
+
+
+@cache
+def _forbidden(allowed: frozenset[Terrain]) -> np.ndarray:
+    """(C,) bool over ``TERRAIN_SYMBOLS``: the terrains a card can give that ``allowed`` leaves out
+    (only those are constrained; empty and destroyed are left alone). Read-only, one per set."""
+    mask = np.array([s in "FVPWMH" and Terrain(s) not in allowed for s in TERRAIN_SYMBOLS])
+    mask.flags.writeable = False
+    return mask
 
 
 def find_pieces(
@@ -147,27 +157,49 @@ def piece_evidence(
     """
     out = probs.astype(float, copy=True)
     table = shape_terrains()
+    largest = max(map(len, table))
     flat = pieces.ravel()
     width = pieces.shape[1]
-    for number in range(1, int(flat.max(initial=0)) + 1):
-        members = np.flatnonzero(flat == number)
-        if len(members) < 2:
+    # each piece's cells ascending, from one sort of the numbers
+    order = np.argsort(flat, kind="stable")
+    ranked = flat[order]
+    bounds = [0, *(np.flatnonzero(ranked[1:] != ranked[:-1]) + 1).tolist(), len(ranked)]
+    kept: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    for start, end in pairwise(bounds):
+        if ranked[start] == 0 or not 2 <= end - start <= largest:  # no card's shape: left as read
             continue
-        allowed = table.get(normalise((int(i) // width, int(i) % width) for i in members))
-        if allowed is None:
-            continue
-        # only terrains a card can give are constrained; empty and destroyed are left alone
-        forbidden = np.array([s in "FVPWMH" and Terrain(s) not in allowed for s in TERRAIN_SYMBOLS])
-        part = out[members]
-        vetoed = forbidden[part.argmax(axis=1)]
-        fixed = part * np.where(forbidden, floor, 1.0)
-        part[vetoed] = fixed[vetoed] / fixed[vetoed].sum(axis=1, keepdims=True)
-        logp = np.log(np.maximum(part, LOG_FLOOR))
-        # own log-probability plus the mean of the piece's other cells'
-        pooled = logp + weight * (logp.sum(axis=0) - logp) / (len(members) - 1)
-        z = np.exp(pooled - pooled.max(axis=1, keepdims=True))
-        z /= z.sum(axis=1, keepdims=True)
-        follow = z.argmax(axis=1) != part.argmax(axis=1)
-        part[follow] = z[follow]
-        out[members] = part
+        members = order[start:end]
+        allowed = table.get(normalise(divmod(i, width) for i in members.tolist()))
+        if allowed is not None:
+            kept.append(members)
+            masks.append(_forbidden(allowed))
+    if not kept:
+        return out
+    # every card-shaped piece at once: its cells one after another, each row with its piece's facts
+    cells = np.concatenate(kept)
+    sizes = np.array([len(m) for m in kept])
+    firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    piece = np.repeat(np.arange(len(kept)), sizes)
+    forbidden = np.stack(masks)[piece]
+    part = out[cells]
+    vetoed = forbidden[np.arange(len(cells)), part.argmax(axis=1)]
+    fixed = part * np.where(forbidden, floor, 1.0)
+    part[vetoed] = fixed[vetoed] / fixed[vetoed].sum(axis=1, keepdims=True)
+    logp = np.log(np.maximum(part, LOG_FLOOR))
+    # own log-probability plus the mean of the piece's other cells'
+    # each piece's sum, cell after cell as numpy sums a piece's rows (np.add.reduceat adds in another
+    # order, and the last digit then differs)
+    lined = np.zeros((len(kept), int(sizes.max()), logp.shape[1]))
+    lined[piece, np.arange(len(cells)) - firsts[piece]] = logp
+    total = lined[:, 0].copy()
+    for k in range(1, lined.shape[1]):
+        total += lined[:, k]
+    totals = total[piece]
+    pooled = logp + weight * (totals - logp) / (sizes[piece] - 1)[:, None]
+    z = np.exp(pooled - pooled.max(axis=1, keepdims=True))
+    z /= z.sum(axis=1, keepdims=True)
+    follow = z.argmax(axis=1) != part.argmax(axis=1)
+    part[follow] = z[follow]
+    out[cells] = part
     return out

@@ -21,6 +21,7 @@ from scanner.constants import (
     MAX_CANDIDATES,
     MIN_CANDIDATE_AREA,
     PAGE_ASPECT_RANGE,
+    SMALL_CANDIDATE_AREA,
 )
 from scanner.debug import DebugSink, emit
 from scanner.geometry import geometry
@@ -49,7 +50,7 @@ def downscale(image: np.ndarray, long_side: int = LOCATE_SIDE) -> tuple[np.ndarr
 
 def candidate_quads(
     grey: np.ndarray, *, debug: DebugSink | None = None
-) -> tuple[list[np.ndarray], list[bool], list[np.ndarray]]:
+) -> tuple[list[np.ndarray], list[bool], list[np.ndarray], list[np.ndarray]]:
     """Quadrilaterals that might bound the grid, largest first.
 
     Returns
@@ -61,27 +62,38 @@ def candidate_quads(
     alternates : list of (4, 2) float arrays
         Second guesses for the largest outlines (quads through other choices of four hull sides),
         for when a drawing joined to the frame (a banner, a pencil) hides a side.
+    small : list of (4, 2) float arrays
+        Outlines clear of the photo's edge between :data:`SMALL_CANDIDATE_AREA` and
+        :data:`MIN_CANDIDATE_AREA`, largest first: a sheet far from the camera (one of a table's
+        sheets), asked only away from the sheets found.
     """
     h, w = grey.shape
     binary = dark_lines(grey)
     emit(debug, "locate_binary", binary)
     contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     min_area = MIN_CANDIDATE_AREA * h * w
+    least = SMALL_CANDIDATE_AREA * h * w
     found: list[tuple[float, np.ndarray, bool]] = []
     hulls: list[tuple[float, np.ndarray]] = []
+    small: list[tuple[float, np.ndarray, np.ndarray]] = []
     for cnt in contours:
         if len(cnt) < 40:
-            continue  # a contour this short cannot outline a grid of min_area
+            continue  # a contour this short cannot outline a grid of the least area
         _, _, bw, bh = cv2.boundingRect(cnt)
-        if bw * bh < min_area:
+        if bw * bh < least:
             continue  # nor one whose box is smaller (its hull lies inside the box)
         hull = cv2.convexHull(cnt)
-        if cv2.contourArea(hull) < min_area:  # the hull: a frame broken by a gap still counts
+        area = float(cv2.contourArea(hull))
+        if area < least:  # the hull: a frame broken by a gap still counts
             continue
         xs, ys = hull[:, 0, 0], hull[:, 0, 1]
         touches = bool(xs.min() <= 1 or ys.min() <= 1 or xs.max() >= w - 2 or ys.max() >= h - 2)
+        if area < min_area:
+            if not touches:
+                small.append((area, hull, cnt))
+            continue
         if not touches:
-            hulls.append((float(cv2.contourArea(hull)), hull))
+            hulls.append((area, hull))
         quad = _hull_to_quad(hull, cnt)
         if quad is None:
             if not touches:
@@ -101,24 +113,61 @@ def candidate_quads(
         emit(debug, "locate_candidates", vis)
     hulls.sort(key=lambda t: -t[0])
     alternates = [q for _, hull in hulls[:ALTERNATE_OUTLINES] for q in _side_choices(hull)]
-    return [q for _, q, _ in found], [t for _, _, t in found], alternates
+    small.sort(key=lambda t: -t[0])
+    smaller = [
+        order_clockwise(quad)
+        for _, hull, cnt in small[:MAX_CANDIDATES]
+        if (quad := _hull_to_quad(hull, cnt)) is not None
+    ]
+    return [q for _, q, _ in found], [t for _, _, t in found], alternates, smaller
 
 
 def paper_quads(grey: np.ndarray) -> list[np.ndarray]:
     """Outlines of the brightest large blobs (the paper on a darker table), as quads, largest first.
 
-    The grid inside is 11 of the page's 13.6 x 19.2 cells, so these need the wide comb range.
+    The grid inside is 11 of the page's 13.6 x 19.2 cells, so these need the wide comb range.  Each
+    blob is thresholded again among its own pixels: in a photo of two sheets the other page sets the
+    whole photo's threshold, and a pale card lying against a page joins it there; the quads of these
+    brighter outlines follow those of the whole photo where they differ.
     """
     h, w = grey.shape
-    _, bright = cv2.threshold(cv2.GaussianBlur(grey, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    least = 2 * MIN_CANDIDATE_AREA * h * w
+    blurred = cv2.GaussianBlur(grey, (5, 5), 0)
+    _, bright = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    out = _bright_quads(bright, 2, least)
+    brighter: list[np.ndarray] = []
+    for blob in _bright_blobs(bright, 2, least):
+        x, y, bw, bh = cv2.boundingRect(blob)
+        inside = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(inside, [blob - np.array([x, y])], -1, 255, -1)
+        crop = blurred[y : y + bh, x : x + bw]
+        level, _ = cv2.threshold(crop[inside > 0], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        mask = np.where((crop > level) & (inside > 0), np.uint8(255), np.uint8(0))
+        for q in _bright_quads(mask, 1, least):
+            q = q + np.array([x, y])
+            if not any(np.abs(q - o).max() < 0.01 * max(h, w) for o in out + brighter):
+                brighter.append(q)
+    return out + brighter
+
+
+def _bright_blobs(bright: np.ndarray, count: int, least: float) -> list[np.ndarray]:
+    # The outer contours of the `count` largest blobs of a binary mask (gaps closed) whose hulls
+    # reach `least` px, largest first.
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
     contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     out = []
-    for cnt in sorted(contours, key=cv2.contourArea, reverse=True)[:2]:
-        hull = cv2.convexHull(cnt)
-        if cv2.contourArea(hull) < 2 * MIN_CANDIDATE_AREA * h * w:
+    for cnt in sorted(contours, key=cv2.contourArea, reverse=True)[:count]:
+        if cv2.contourArea(cv2.convexHull(cnt)) < least:
             break
-        quad = _hull_to_quad(hull, cnt)
+        out.append(cnt)
+    return out
+
+
+def _bright_quads(bright: np.ndarray, count: int, least: float) -> list[np.ndarray]:
+    # The quads of _bright_blobs.
+    out = []
+    for cnt in _bright_blobs(bright, count, least):
+        quad = _hull_to_quad(cv2.convexHull(cnt), cnt)
         if quad is not None:
             out.append(order_clockwise(quad))
     return out
