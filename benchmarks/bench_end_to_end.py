@@ -25,11 +25,14 @@ wrong without a doubt: a photo the '?' cells keep from being scored may hide one
 ``--cuts 0.02,0.05,...`` scores each photo again with only the classes at or above each cut as a '?'
 cell's alternatives (``scanner.pipeline.alternatives_of``'s ``minimum``; the policy otherwise
 unchanged) and prints the photos scored outright, exact and wrong, per cut.
+``--true-coins`` hands the policy the true coin track (coins and spent from the truth, no coin doubt):
+what a coin reader that is never wrong would give, the cells as read.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import tempfile
 import time
@@ -70,6 +73,7 @@ def main() -> None:
     ap.add_argument("--models", type=Path, action="append", default=None,
                     help="model directory to measure (repeatable; default: the committed models)")
     ap.add_argument("--why", action="store_true", help="tabulate why photos are not scored outright")
+    ap.add_argument("--true-coins", action="store_true", help="the true coin track in place of the read one")
     ap.add_argument("--cuts", default="", help="comma-separated smallest probabilities of an alternative "
                     "to weigh: outright exact and wrong per cut")
     args = ap.parse_args()
@@ -78,7 +82,7 @@ def main() -> None:
     all_models = [load_models(d) if d is not None else default_models() for d in dirs]
     ids = sorted(CARDS)
     cuts = [float(v) for v in args.cuts.split(",") if v]
-    runs = [_Run(cuts) for _ in dirs]
+    runs = [_Run(cuts, args.true_coins) for _ in dirs]
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.photos):
             seed = SEED0 + i
@@ -104,8 +108,9 @@ def main() -> None:
 class _Run:
     """The counts of one model directory over the photos."""
 
-    def __init__(self, cuts: list[float]) -> None:
+    def __init__(self, cuts: list[float], true_coins: bool = False) -> None:
         self.cuts = cuts
+        self.true_coins = true_coins
         self.by_cut: dict[float, list[int]] = {cut: [0, 0] for cut in cuts}  # outright exact, wrong
         self.stats: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
         self.times: list[float] = []
@@ -124,6 +129,11 @@ class _Run:
             t["refused_no_sheet"] += 1
             self.why.count("no sheet found", False)
             return
+        if self.true_coins:
+            coins = {"coins": sample.sheet.coins, "spent": sample.sheet.spent}
+            reading = dataclasses.replace(
+                reading, sheet=reading.sheet.replace(**coins), guess=reading.guess.replace(**coins),
+                doubtful_coins=(), doubts=tuple(d for d in reading.doubts if "coin track" not in d))
         t["located"] += 1
         guess_ok = _scores(reading.guess, cards) == truth
         t["exact_allow_doubtful"] += guess_ok
