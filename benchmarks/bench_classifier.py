@@ -1,17 +1,28 @@
 """Inference time of the classifier for one sheet on one core.
 
-    python benchmarks/bench_classifier.py [--repeat 200] [--models DIR]
+    python benchmarks/bench_classifier.py [--repeat 200] [--models DIR] [--repo DIR ... [--rounds 2]]
 
-Reports the median time of (a) the cell net alone on the 121 cells of one sheet, one batched
-onnxruntime run with intra_op_num_threads=1 (goal <= 10 ms), (b) the whole ``classify_sheet`` (white
-balance, cell net, per-sheet vote, 14 coins, 220 edge strips). The patches are cut from one rendered
-synthetic photo so the per-sheet vote has realistic work to do.
+Reports the median time of (a) each net alone on one sheet's patches, with intra_op_num_threads=1: the
+cell net on the 121 cells (goal <= 10 ms), the edge net on the 220 edge strips, the coin net on the 14
+coins; (b) the whole ``classify_sheet`` of the cells (white balance, cell net, per-sheet vote), and of
+everything the product gives it (14 coins and 220 edge strips too: pieces, heroes, the coin track; goal
+<= 15 ms). The patches are cut from one rendered synthetic photo so the per-sheet vote has realistic
+work to do. Each line gives the median wall time and the median CPU time of the calling thread (the
+nets run in it): on a shared machine the CPU time is the steadier figure.
+
+Each ``--repo`` is a checkout whose code (and committed models) runs, ``PYTHONPATH=DIR``: give two (say
+a checkout of an older commit and ``.``) to compare them on the very same patches, run by turns
+``--rounds`` times, so that a busy machine slows both alike.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -31,15 +42,43 @@ def _patches() -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], str]:
     return cell_patches(canonical), coin_patches(canonical), edge_strips(canonical)._asdict(), s.sheet.side
 
 
-def _median_ms(fn, repeat: int) -> float:
+def _median_ms(fn, repeat: int) -> tuple[float, float]:
+    """Median wall and calling-thread CPU milliseconds of ``fn()``."""
     for _ in range(5):
         fn()
-    times = []
+    wall, cpu = [], []
     for _ in range(repeat):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.thread_time()
         fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1000
+        cpu.append(time.thread_time() - c)
+        wall.append(time.perf_counter() - t)
+    return statistics.median(wall) * 1000, statistics.median(cpu) * 1000
+
+
+def _by_turns(args: argparse.Namespace) -> None:
+    """Run this benchmark in every ``--repo`` by turns, all on the patches rendered here."""
+    with tempfile.TemporaryDirectory() as tmp:
+        saved = Path(tmp) / "patches.npz"
+        cells, coins, strips, side = _patches()
+        np.savez(saved, cells=cells, coins=coins, side=np.array(side),
+                 **{f"strips_{k}": v for k, v in strips.items()})
+        argv = [sys.executable, str(Path(__file__).resolve()), "--repeat", str(args.repeat),
+                "--patches", str(saved)]
+        if args.models is not None:
+            argv += ["--models", str(args.models.resolve())]
+        for turn in range(args.rounds):
+            for repo in args.repo:
+                head = subprocess.run(["git", "-C", str(repo), "log", "-1", "--format=%h"],
+                                      capture_output=True, text=True).stdout.strip()
+                print(f"== round {turn + 1}: {repo} ({head or 'not a git checkout'})", flush=True)
+                env = {**os.environ, "PYTHONPATH": str(Path(repo).resolve()), "OMP_NUM_THREADS": "1"}
+                subprocess.run(argv, env=env, cwd=repo, check=True)
+
+
+def _load(path: Path) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], str]:
+    with np.load(path) as z:
+        strips = {k.removeprefix("strips_"): z[k] for k in z.files if k.startswith("strips_")}
+        return z["cells"], z["coins"], strips, str(z["side"])
 
 
 def main() -> None:
@@ -47,19 +86,36 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=200)
     ap.add_argument("--models", type=Path, default=None,
                     help="model directory (default: the committed models)")
+    ap.add_argument("--repo", type=Path, action="append", default=None,
+                    help="a checkout to measure (repeatable; by turns, on the same patches)")
+    ap.add_argument("--rounds", type=int, default=2, help="turns of every --repo")
+    ap.add_argument("--patches", type=Path, default=None, help=argparse.SUPPRESS)  # --repo's children
     args = ap.parse_args()
+    if args.repo:
+        _by_turns(args)
+        return
     models = load_models(args.models, threads=1)
-    cells, coins, strips, side = _patches()
+    cells, coins, strips, side = _patches() if args.patches is None else _load(args.patches)
     flat = white_balance(cells).reshape(-1, *cells.shape[2:])
-    net_ms = _median_ms(lambda: models.cell.run(flat), args.repeat)
+    edges = white_balance(np.concatenate([s.reshape(-1, *s.shape[-3:]) for s in strips.values()]), cells)
+    coins_balanced = white_balance(coins, cells)
+
     def everything() -> None:
         classify_sheet(cells, side, coin_patches=coins, edge_strips=strips, models=models)
 
-    all_ms = _median_ms(everything, args.repeat)
-    cells_only_ms = _median_ms(lambda: classify_sheet(cells, side, models=models), args.repeat)
-    print(f"cell net, 121 cells, 1 thread:           {net_ms:6.2f} ms  (goal <= 10 ms)")
-    print(f"classify_sheet, cells only:              {cells_only_ms:6.2f} ms")
-    print(f"classify_sheet, cells + coins + edges:   {all_ms:6.2f} ms")
+    def ms(fn) -> tuple[float, float]:
+        return _median_ms(fn, args.repeat)
+
+    lines = {
+        "cell net, 121 cells, 1 thread": (ms(lambda: models.cell.run(flat)), "goal <= 10 ms"),
+        f"edge net, {len(edges)} strips": (ms(lambda: models.edge.run(edges)), ""),
+        f"coin net, {len(coins)} coins": (ms(lambda: models.coin.run(coins_balanced)), ""),
+        "classify_sheet, cells only": (ms(lambda: classify_sheet(cells, side, models=models)), ""),
+        "classify_sheet, cells + coins + edges": (ms(everything), "goal <= 15 ms"),
+    }
+    print(f"{'':40} {'wall':>8} {'CPU':>8}")
+    for name, ((wall, cpu), goal) in lines.items():
+        print(f"{name + ':':40} {wall:5.2f} ms {cpu:5.2f} ms  {goal}".rstrip(), flush=True)
 
 
 if __name__ == "__main__":

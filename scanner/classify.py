@@ -46,7 +46,7 @@ from scanner.decode import (
     ruins_only,
     unseen_marks,
 )
-from scanner.nets import Models, default_models, softmax, white_balance
+from scanner.nets import Models, default_models, paper_gain, softmax, white_balance
 from scanner.pieces import find_pieces, piece_evidence
 
 __all__ = [
@@ -108,6 +108,32 @@ def read_edges(models: Models, strips: np.ndarray) -> np.ndarray:
         return np.zeros(0)
     (logits, _features) = models.edge.run(strips)
     return softmax(logits, models.edge.temperature["edge"])[:, 1]
+
+
+def read_outlines(
+    models: Models, edge_strips: Mapping[str, np.ndarray], gain: np.ndarray
+) -> dict[str, np.ndarray]:
+    """Outline probabilities per key of ``edge_strips``, each of its strips' leading shape.
+
+    Parameters
+    ----------
+    edge_strips : ``{"horizontal": (10, 11, h, w, 3), "vertical": (11, 10, h, w, 3)}``-like mapping of
+        uint8 strips already turned to lie horizontally.
+    gain : the sheet's :func:`scanner.nets.paper_gain`.
+
+    Every strip goes through the edge net in one run (the same numbers as one run per key: the net
+    reads each strip on its own).
+    """
+    keys = list(edge_strips)
+    flats = [edge_strips[k].reshape(-1, *edge_strips[k].shape[-3:]) for k in keys]
+    if not flats:
+        return {}
+    probs = read_edges(models, white_balance(np.concatenate(flats), gain=gain))
+    ends = np.cumsum([0, *(len(f) for f in flats)]).tolist()
+    return {
+        k: probs[start:end].reshape(edge_strips[k].shape[:-3])
+        for k, start, end in zip(keys, ends[:-1], ends[1:], strict=True)
+    }
 
 
 def label_cells(
@@ -172,7 +198,8 @@ def classify_sheet(
     """
     m = models if models is not None else default_models()
     printed = printed_side(side)
-    balanced = white_balance(patches)
+    gain = paper_gain(patches)  # one paper estimate balances the cells, edges and coins alike
+    balanced = white_balance(patches, gain=gain)
     probs, star_p, features = classify_cells(m, balanced)
     drawable = np.ones(SIZE * SIZE, bool)
     for r, c in printed.mountains | printed.wasteland:
@@ -182,11 +209,7 @@ def classify_sheet(
         # the pooling's temperature belongs to the net it was fitted for (models.fit_decode)
         t_adapt = m.cell.temperature.get("adapt", ADAPT_TEMPERATURE)
         probs = adapt_to_sheet(probs, features, drawable, groups=groups, temperature=t_adapt)
-    outlines = {}
-    if edge_strips is not None:
-        for key, strips in edge_strips.items():
-            flat = strips.reshape(-1, *strips.shape[-3:])
-            outlines[key] = read_edges(m, white_balance(flat, patches)).reshape(strips.shape[:-3])
+    outlines = read_outlines(m, edge_strips, gain) if edge_strips is not None else {}
     if decode and {"horizontal", "vertical"} <= outlines.keys():
         # pieces from the outlines alone, so a drawn cell the net read as empty still joins its piece
         found = find_pieces(drawable.reshape(SIZE, SIZE), outlines["horizontal"], outlines["vertical"])
@@ -211,7 +234,7 @@ def classify_sheet(
     coin_conf = np.zeros(0)
     doubtful_coins: tuple[int, ...] = ()
     if coin_patches is not None:
-        coins_balanced = white_balance(coin_patches, patches)
+        coins_balanced = white_balance(coin_patches, gain=gain)
         coin_p, coin_f = read_coins(m, coins_balanced)
         cls = decode_coin_track(coin_p) if decode else coin_p.argmax(axis=1)
         coin_conf = coin_p[np.arange(len(cls)), cls]

@@ -270,6 +270,11 @@ PAPER_LEVEL = 225.0
 PAPER_SAMPLES = 20_000
 """Pixels sampled to estimate the paper's colour."""
 
+NET_BATCH = 32
+"""Patches per onnxruntime run: a sheet's 121 cells or 220 edge strips go through a net 32 at a time, so
+that each layer's activations stay in the core's cache (one run of all 121 cells spilled them: the cell
+and edge nets took 12-15 % longer); a net reads each patch on its own, so the numbers are the same."""
+
 # --- decode (per-sheet) ------------------------------------------------------------------------------
 CLUSTER_DISTANCE = 0.25
 """Average cosine distance of the cell net's features below which cells count as drawn alike: on

@@ -205,6 +205,21 @@ def decode_coin_track(probs: np.ndarray) -> np.ndarray:
     return states
 
 
+def _suffix_medians(values: np.ndarray) -> np.ndarray:
+    """(N, D): row ``n`` is ``median(values[n:], axis=0)``, numpy's values, from one sort.
+
+    Each suffix is sorted with ``+inf`` after it; its median is the mean of its two middle values
+    (one value twice when odd), as ``np.median`` takes it.
+    """
+    n = len(values)
+    start = np.arange(n)
+    padded = np.where((np.arange(n)[None, :] >= start[:, None])[..., None], values[None], np.inf)
+    ranked = np.sort(padded.astype(values.dtype, copy=False), axis=1)
+    length = n - start
+    lo, hi = ranked[start, (length - 1) // 2], ranked[start, length // 2]
+    return np.asarray(np.add(lo, hi) / 2)
+
+
 def count_against_print(
     features: np.ndarray, *, level: float = COIN_LIKE_PRINT, gain: float = COIN_LIKE_PRINT_GAIN
 ) -> np.ndarray:
@@ -229,10 +244,12 @@ def count_against_print(
     f = _unit(features)
     count = len(f)
     score = np.full(count + 1, -np.inf)
+    looks = _suffix_medians(f)  # the print's look for every count at once
+    z = gain * (np.linalg.norm(f[None] - looks[:, None], axis=-1) - level)  # (count, count)
+    # log sigmoid(z) for the run, log sigmoid(-z) for the print after it
+    run, rest = np.logaddexp(0.0, -z), np.logaddexp(0.0, z)
     for n in range(count):
-        z = gain * (np.linalg.norm(f - median(f[n:], axis=0), axis=1) - level)
-        # log sigmoid(z) for the run, log sigmoid(-z) for the print after it
-        score[n] = -np.logaddexp(0.0, -z[:n]).sum() - np.logaddexp(0.0, z[n:]).sum()
+        score[n] = -run[n, :n].sum() - rest[n, n:].sum()
     e = np.exp(score - score.max())
     return np.asarray(e / e.sum())
 
@@ -454,6 +471,18 @@ def coin_paper(
     return gaussian_blur(x, blur, (1, 2)) if blur > 0 else x
 
 
+@cache
+def _shifted_disc(size: int, disc: float, shift: int) -> tuple[np.ndarray, np.ndarray]:
+    """The coin disc's flat pixel indices (K,), and (S, K) the flat indices each of the S shifts of
+    up to ``shift`` px moves there (wrapping round, as ``np.roll``); read-only, one pair per size."""
+    rows, cols = np.nonzero(_disc(size, disc))
+    steps = range(-shift, shift + 1)
+    moved = np.stack([((rows - dy) % size) * size + (cols - dx) % size for dy in steps for dx in steps])
+    inside = rows * size + cols
+    inside.flags.writeable = moved.flags.writeable = False
+    return inside, moved
+
+
 def coin_ink(
     paper: np.ndarray, reference: np.ndarray, *, shift: int = COIN_INK_SHIFT, disc: float = COIN_DISC,
 ) -> np.ndarray:
@@ -463,8 +492,9 @@ def coin_ink(
     ----------
     paper : (N, P, P, 3) float
         Coins from :func:`coin_paper`.
-    reference : (P, P, 3) float
-        The look to compare with (e.g. the median of a sheet's empty coins).
+    reference : (P, P, 3) or (N, P, P, 3) float
+        The look to compare with (e.g. the median of a sheet's empty coins), one for all coins or one
+        per coin.
     shift : largest shift in px tried; the best-aligned shift counts.
 
     Returns
@@ -472,14 +502,19 @@ def coin_ink(
     (N,) float
         Mean over the disc of the darkening, summed over channels (0 when nowhere darker).
     """
-    inside = _disc(paper.shape[1], disc)
-    best = np.full(len(paper), np.inf)
-    for dy in range(-shift, shift + 1):
-        for dx in range(-shift, shift + 1):
-            moved = np.roll(paper, (dy, dx), axis=(1, 2))
-            dark = np.clip(reference[None] - moved, 0.0, None).sum(axis=-1)
-            best = np.minimum(best, dark[:, inside].mean(axis=1))
-    return best
+    n, size = len(paper), paper.shape[1]
+    inside, moved = _shifted_disc(size, disc, shift)
+    # channels first, so the gathers copy single values and the channel sum adds whole rows
+    planes = np.ascontiguousarray(paper.reshape(n, size * size, 3).transpose(0, 2, 1))
+    ref = np.asarray(reference).reshape(-1, size * size, 3).transpose(0, 2, 1)[:, :, inside]
+    # every shift at once: the disc's pixels of each coin moved by each shift, (N, 3, S, K)
+    diff = ref[:, :, None] - planes[:, :, moved]
+    np.maximum(diff, 0.0, out=diff)
+    # summed into C-contiguous rows: numpy then sums each disc pairwise on its own, so a coin's ink
+    # does not depend on the coins read with it
+    dark = np.add(diff[:, 0], diff[:, 1], out=np.empty(diff.shape[:1] + diff.shape[2:], diff.dtype))
+    dark += diff[:, 2]
+    return np.asarray(dark.mean(axis=-1).min(axis=1, initial=np.inf), float)
 
 
 def unseen_marks(
@@ -525,12 +560,15 @@ def unseen_marks(
     inside = _disc(paper.shape[1], COIN_DISC)
     lightness = paper[after][:, inside].mean(axis=(1, 2))
     light = after[np.argsort(-lightness, kind="stable")[:references]]
-    ink = coin_ink(paper[:1], median(paper[light], axis=0))[0]
-    noise = 0.0
+    # the first coin against the light ones, and each light coin against the others (its noise)
+    which, looks = np.zeros(1, int), median(paper[light], axis=0)[None]
     if light.size > 1:
-        noise = float(median([
-            coin_ink(paper[j : j + 1], median(paper[light[light != j]], axis=0))[0] for j in light
-        ]))
+        others = light[np.flatnonzero(~np.eye(light.size, dtype=bool)).reshape(light.size, -1) % light.size]
+        which = np.concatenate([which, light])
+        looks = np.concatenate([looks, median(paper[others], axis=1)])  # each light coin's others
+    inks = coin_ink(paper[which], looks)
+    ink = float(inks[0])
+    noise = float(median(inks[1:])) if light.size > 1 else 0.0
     flags[first] = bool(ink > floor and ink > ratio * noise)
     return flags
 
@@ -548,21 +586,37 @@ def attack_patterns() -> tuple[frozenset[tuple[int, int]], ...]:
     return tuple(sorted(found, key=sorted))
 
 
-def _around(values: np.ndarray, pattern: frozenset[tuple[int, int]], outside: float) -> np.ndarray:
-    """(len(pattern), N, N): for every cell, ``values`` at each of the pattern's offsets from it, and
-    ``outside`` where the offset falls off the map (hits past the edge are not drawn)."""
-    reach = max(max(abs(dr), abs(dc)) for dr, dc in pattern)
+@cache
+def _pattern_gather(size: int) -> tuple[int, np.ndarray, tuple[slice, ...]]:
+    """What :func:`_around_patterns` gathers on an ``size`` x ``size`` map: the padding (the longest
+    reach), (T, size, size) flat indices into the padded map of every offset of every attack pattern,
+    each pattern's offsets in its own iteration order, and each pattern's slice of the T offsets."""
+    patterns = attack_patterns()
+    reach = max(max(abs(dr), abs(dc)) for pattern in patterns for dr, dc in pattern)
+    width = size + 2 * reach
+    rows, cols = np.mgrid[reach:reach + size, reach:reach + size]
+    index = np.stack([(rows + dr) * width + cols + dc for pattern in patterns for dr, dc in pattern])
+    ends = np.cumsum([len(pattern) for pattern in patterns])
+    index.flags.writeable = False
+    return reach, index, tuple(slice(e - len(p), e) for e, p in zip(ends, patterns, strict=True))
+
+
+def _around_patterns(values: np.ndarray, outside: float) -> list[np.ndarray]:
+    """For every attack pattern (:func:`attack_patterns` order), (len(pattern), N, N): for every cell,
+    ``values`` at each of the pattern's offsets from it, and ``outside`` where the offset falls off the
+    map (hits past the edge are not drawn)."""
     size = values.shape[0]
-    padded = np.pad(values.astype(float), reach, constant_values=outside)
-    r0 = c0 = reach
-    return np.stack([padded[r0 + dr:r0 + dr + size, c0 + dc:c0 + dc + size] for dr, dc in pattern])
+    reach, index, parts = _pattern_gather(size)
+    padded = np.full((size + 2 * reach, size + 2 * reach), outside, float)
+    padded[reach:reach + size, reach:reach + size] = values
+    gathered = padded.ravel()[index]  # all offsets of all patterns in one gather
+    return [gathered[part] for part in parts]
 
 
 @cache
 def _on_map_counts(size: int) -> np.ndarray:
     """(patterns, size, size): how many cells of each attack pattern lie on the map around each cell."""
-    on_map = np.ones((size, size))
-    counts = np.stack([_around(on_map, pattern, 0.0).sum(axis=0) for pattern in attack_patterns()])
+    counts = np.stack([a.sum(axis=0) for a in _around_patterns(np.ones((size, size)), 0.0)])
     counts.setflags(write=False)
     return counts
 
@@ -601,8 +655,8 @@ def hero_evidence(
     starred = (star_p >= level).astype(float)
     counts = _on_map_counts(star_p.shape[0])
     ringed = np.zeros(star_p.shape, bool)
-    for k, pattern in enumerate(attack_patterns()):
-        whole = _around(starred, pattern, 1.0).min(axis=0) > 0  # every on-map cell of it starred
+    for k, around in enumerate(_around_patterns(starred, 1.0)):
+        whole = around.min(axis=0) > 0  # every on-map cell of it starred
         ringed |= whole & (counts[k] >= least)
     out = probs.astype(float, copy=True)
     rows = np.flatnonzero((ringed & drawable).ravel())
@@ -638,9 +692,9 @@ def attack_stars(
     size = star_p.shape[0]
     # per pattern and cell: mean log star probability and lowest star probability of its on-map cells
     counts = _on_map_counts(size)
-    fit = np.stack([_around(logs, p, 0.0).sum(axis=0) for p in patterns]) / np.maximum(counts, 1)
+    fit = np.stack([a.sum(axis=0) for a in _around_patterns(logs, 0.0)]) / np.maximum(counts, 1)
     fit[counts == 0] = -np.inf
-    lowest = np.stack([_around(star_p, p, 1.0).min(axis=0) for p in patterns])
+    lowest = np.stack([a.min(axis=0) for a in _around_patterns(star_p, 1.0)])
     stars: set[tuple[int, int]] = set()
     for r, c in np.argwhere(hero_p >= hero_threshold):
         k = int(fit[:, r, c].argmax())

@@ -23,6 +23,7 @@ import onnxruntime as ort
 from scanner.constants import (
     COIN_CLASSES,
     EDGE_CLASSES,
+    NET_BATCH,
     PAPER_LEVEL,
     PAPER_PERCENTILE,
     PAPER_SAMPLES,
@@ -37,6 +38,7 @@ __all__ = [
     "default_model_dir",
     "default_models",
     "load_models",
+    "paper_gain",
     "prepare",
     "softmax",
     "white_balance",
@@ -66,10 +68,13 @@ class Model:
     #: more often than they occur (``--rare-repeat``) raised the net's prior for them by that log-ratio.
     prior_shift: Mapping[str, np.ndarray] = field(default_factory=dict)
 
-    def run(self, patches: np.ndarray) -> list[np.ndarray]:
-        """Raw ONNX outputs for BGR ``uint8`` patches ``(N, h, w, 3)``."""
+    def run(self, patches: np.ndarray, *, batch: int = NET_BATCH) -> list[np.ndarray]:
+        """Raw ONNX outputs for BGR ``uint8`` patches ``(N, h, w, 3)``, ``batch`` patches per run."""
         x = prepare(patches, self.input_size, self.mean, self.std)
-        return list(self.session.run(None, {"input": x}))
+        if len(x) <= batch:
+            return list(self.session.run(None, {"input": x}))
+        runs = [self.session.run(None, {"input": x[i : i + batch]}) for i in range(0, len(x), batch)]
+        return [np.concatenate(outputs) for outputs in zip(*runs, strict=True)]
 
 
 @dataclass(frozen=True)
@@ -159,7 +164,26 @@ def default_models() -> Models:
     return load_models()
 
 
-def white_balance(patches: np.ndarray, reference: np.ndarray | None = None) -> np.ndarray:
+def paper_gain(reference: np.ndarray) -> np.ndarray:
+    """Per-channel gains (3,) float32 that map a sheet's paper to :data:`PAPER_LEVEL`.
+
+    Parameters
+    ----------
+    reference : ndarray, uint8, shape (..., h, w, 3)
+        Patches to estimate the paper from (a sheet's cell patches).
+    """
+    ref = reference.reshape(-1, 3)
+    sub = ref[:: max(1, len(ref) // PAPER_SAMPLES)]  # a regular subsample estimates the percentile as well
+    k = min(len(sub) - 1, int(len(sub) * PAPER_PERCENTILE / 100.0))
+    # each channel's k-th smallest value from its histogram: what np.partition finds, five times faster
+    counts = np.stack([np.bincount(sub[:, c], minlength=256) for c in range(3)])
+    paper = (np.cumsum(counts, axis=1) <= k).sum(axis=1).astype(np.float32)
+    return np.asarray(PAPER_LEVEL / np.maximum(paper, 16.0))
+
+
+def white_balance(
+    patches: np.ndarray, reference: np.ndarray | None = None, *, gain: np.ndarray | None = None
+) -> np.ndarray:
     """Scale each colour channel so the sheet's paper maps to :data:`PAPER_LEVEL`.
 
     Parameters
@@ -168,12 +192,11 @@ def white_balance(patches: np.ndarray, reference: np.ndarray | None = None) -> n
     reference : ndarray, optional
         Patches to estimate the paper from (default: ``patches``); pass a sheet's cell patches to
         balance its coin and edge patches the same way.
+    gain : ndarray (3,), optional
+        The sheet's :func:`paper_gain`, when already estimated (``reference`` is then not looked at).
     """
-    ref = (patches if reference is None else reference).reshape(-1, 3)
-    sub = ref[:: max(1, len(ref) // PAPER_SAMPLES)]  # a regular subsample estimates the percentile as well
-    k = min(len(sub) - 1, int(len(sub) * PAPER_PERCENTILE / 100.0))
-    paper = np.partition(sub, k, axis=0)[k].astype(np.float32)
-    gain = PAPER_LEVEL / np.maximum(paper, 16.0)
+    if gain is None:
+        gain = paper_gain(patches if reference is None else reference)
     flat = np.ascontiguousarray(patches).reshape(-1, patches.shape[-2], 3)
     scale = (float(gain[0]), float(gain[1]), float(gain[2]), 0.0)
     out = cv2.multiply(flat, scale, dtype=cv2.CV_8U)  # type: ignore[call-overload]

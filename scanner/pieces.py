@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from itertools import pairwise
 
 import numpy as np
 
@@ -58,6 +59,15 @@ def shape_terrains() -> dict[Shape, frozenset[Terrain]]:
     for ambush in AMBUSH.values():
         add(ambush.shape.cells, (Terrain.MONSTER,))
     return {shape: frozenset(ts) for shape, ts in table.items()}
+
+
+@cache
+def _forbidden(allowed: frozenset[Terrain]) -> np.ndarray:
+    """(C,) bool over ``TERRAIN_SYMBOLS``: the terrains a card can give that ``allowed`` leaves out
+    (only those are constrained; empty and destroyed are left alone). Read-only, one per set."""
+    mask = np.array([s in "FVPWMH" and Terrain(s) not in allowed for s in TERRAIN_SYMBOLS])
+    mask.flags.writeable = False
+    return mask
 
 
 def find_pieces(
@@ -147,17 +157,21 @@ def piece_evidence(
     """
     out = probs.astype(float, copy=True)
     table = shape_terrains()
+    largest = max(map(len, table))
     flat = pieces.ravel()
     width = pieces.shape[1]
-    for number in range(1, int(flat.max(initial=0)) + 1):
-        members = np.flatnonzero(flat == number)
-        if len(members) < 2:
+    # each piece's cells ascending, from one sort of the numbers
+    order = np.argsort(flat, kind="stable")
+    ranked = flat[order]
+    bounds = [0, *(np.flatnonzero(ranked[1:] != ranked[:-1]) + 1).tolist(), len(ranked)]
+    for start, end in pairwise(bounds):
+        if ranked[start] == 0 or not 2 <= end - start <= largest:  # no card's shape: left as read
             continue
-        allowed = table.get(normalise((int(i) // width, int(i) % width) for i in members))
+        members = order[start:end]
+        allowed = table.get(normalise(divmod(i, width) for i in members.tolist()))
         if allowed is None:
             continue
-        # only terrains a card can give are constrained; empty and destroyed are left alone
-        forbidden = np.array([s in "FVPWMH" and Terrain(s) not in allowed for s in TERRAIN_SYMBOLS])
+        forbidden = _forbidden(allowed)
         part = out[members]
         vetoed = forbidden[part.argmax(axis=1)]
         fixed = part * np.where(forbidden, floor, 1.0)

@@ -4,7 +4,8 @@
 # repository root:  sh models/synth/fetch_glyph_fonts.sh   (CARTOSCAN_GLYPHS: where npm fonts go)
 set -eu
 dest="${CARTOSCAN_GLYPHS:-.cache/iconfonts}"
-debs="fonts-font-awesome fonts-fork-awesome fonts-materialdesignicons-webfont"
+debs="fonts-font-awesome fonts-fork-awesome fonts-materialdesignicons-webfont fonts-material-design-icons-iconfont
+      fonts-elusive-icons"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     # shellcheck disable=SC2086
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $debs >/dev/null 2>&1 ||
@@ -13,7 +14,10 @@ fi
 mkdir -p "$dest"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for spec in lucide-static@1.62.0 @tabler/icons-webfont@3.49.0 @phosphor-icons/web@2.1.2 bootstrap-icons@1.13.2; do
+for spec in lucide-static@1.62.0 @tabler/icons-webfont@3.49.0 @phosphor-icons/web@2.1.2 bootstrap-icons@1.13.2 \
+    remixicon@4.9.1 boxicons@2.1.4 eva-icons@1.1.3 akar-icons-fonts@1.1.22 @icon/ionicons@4.5.8 rpg-awesome@0.2.0 \
+    material-icons@1.13.14 @material-symbols/font-200@0.47.5 @material-symbols/font-400@0.47.5 \
+    @material-symbols/font-600@0.47.1; do
     name=$(echo "${spec%@*}" | sed 's|^@||; s|/|-|')
     [ -d "$dest/$name/package" ] && continue
     (cd "$tmp" && npm pack --silent "$spec" >/dev/null)

@@ -36,8 +36,9 @@ LINE_ICON = 0.09
 SOLID_SPACING = 3.0
 MODES = ("stroke", "outline", "solid")
 #: Name suffixes that mark a weight of the same design (``tree-fill`` is a ``tree``).
-_SUFFIXES = ("-filled", "-fill", "-outline")
-_RULE = re.compile(r"\.([a-z0-9-]+):{1,2}before\s*\{\s*content:\s*\"\\([0-9a-fA-F]+)\"", re.S)
+_SUFFIXES = ("-filled", "-fill", "-outline", "-line")
+#: ``.class:before { content: "\\e001" }``; some stylesheets write the character itself, in either quotes.
+_RULE = re.compile(r"\.([a-z0-9_-]+):{1,2}before\s*\{\s*content:\s*[\"'](\\[0-9a-fA-F]+|[^\"'\\])[\"']", re.S)
 
 
 def glyph_root() -> Path:
@@ -57,12 +58,23 @@ def _resolve(spec: str) -> Path:
     return glyph_root() / spec[4:] if spec.startswith("npm:") else Path(spec)
 
 
-def _codepoints(css: Path) -> dict[str, int]:
-    """Icon name -> codepoint from an icon font's stylesheet (the class prefix stripped)."""
+@cache
+def _codepoints(css: Path, prefix: str = "") -> dict[str, int]:
+    """Icon name -> codepoint from an icon font's stylesheet (read once: every glyph of a font asks).
+
+    The class prefix is stripped: ``prefix`` when given (only its classes count: ``bxs-`` picks the
+    solid weight of a font whose stylesheet holds two), else the class's first word. Underscores
+    read as hyphens (``water_drop`` is ``water-drop``).
+    """
     out: dict[str, int] = {}
-    for cls, hexcode in _RULE.findall(css.read_text(encoding="utf-8", errors="replace")):
-        name = cls.split("-", 1)[1] if "-" in cls else cls
-        out.setdefault(name, int(hexcode, 16))
+    for cls, code in _RULE.findall(css.read_text(encoding="utf-8", errors="replace")):
+        if prefix:
+            if not cls.startswith(prefix):
+                continue
+            name = cls[len(prefix) :]
+        else:
+            name = cls.split("-", 1)[1] if "-" in cls else cls
+        out.setdefault(name.replace("_", "-"), int(code[1:], 16) if code.startswith("\\") else ord(code))
     return out
 
 
@@ -74,15 +86,19 @@ def catalogue(half: str) -> dict[str, tuple[str, ...]]:
     """
     data = sources()
     wanted = {t: set(names) for t, names in data["names"].items()}
+    if half == "train":
+        # names only the training sources are searched for: the held-out catalogue stays as measured
+        for t, names in data["train_names"].items():
+            wanted[t] |= set(names)
     out: dict[str, list[str]] = {t: [] for t in wanted}
     for src, info in data["sources"].items():
         if info["half"] != half:
             continue
-        for k, (font, css) in enumerate(info["fonts"]):
+        for k, (font, css, *prefix) in enumerate(info["fonts"]):
             fpath, cpath = _resolve(font), _resolve(css)
             if not (fpath.is_file() and cpath.is_file()):
                 continue
-            for name in sorted(_codepoints(cpath)):
+            for name in sorted(set(_codepoints(cpath, *prefix)) - set(info.get("exclude", ()))):
                 base = next((name[: -len(s)] for s in _SUFFIXES if name.endswith(s)), name)
                 for t, names in wanted.items():
                     if base in names:
@@ -96,8 +112,8 @@ def glyph_mask(key: str) -> np.ndarray:
     from PIL import Image, ImageDraw, ImageFont
 
     src, k, name = key.split(":")
-    font_spec, css_spec = sources()["sources"][src]["fonts"][int(k)]
-    code = _codepoints(_resolve(css_spec))[name]
+    font_spec, css_spec, *prefix = sources()["sources"][src]["fonts"][int(k)]
+    code = _codepoints(_resolve(css_spec), *prefix)[name]
     font = ImageFont.truetype(str(_resolve(font_spec)), GLYPH_PX)
     size = 2 * GLYPH_PX
     img = Image.new("L", (size, size), 0)

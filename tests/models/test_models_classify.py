@@ -14,9 +14,17 @@ import pytest
 
 from models import dataset as ds
 from rules.sides import printed_side
-from scanner.classify import classify_sheet, label_cells
-from scanner.constants import TERRAIN_CLASSES, TERRAIN_SYMBOLS
-from scanner.nets import ModelError, Models, default_model_dir, load_models, prepare
+from scanner.classify import classify_sheet, label_cells, read_edges, read_outlines
+from scanner.constants import PAPER_LEVEL, PAPER_PERCENTILE, PAPER_SAMPLES, TERRAIN_CLASSES, TERRAIN_SYMBOLS
+from scanner.nets import (
+    ModelError,
+    Models,
+    default_model_dir,
+    load_models,
+    paper_gain,
+    prepare,
+    white_balance,
+)
 from scanner.sample import cell_patches, coin_patches, edge_strips
 
 MODEL_DIR = default_model_dir()
@@ -149,6 +157,49 @@ def test_prepare_normalises_and_reorders_like_the_manifest_says(size: tuple[int,
     expected = ((patches / 255.0 - mean) / std).transpose(0, 3, 1, 2)
     assert x.shape == (5, 3, *size) and x.dtype == np.float32 and x.flags.c_contiguous
     assert np.allclose(x, expected, atol=1e-5)
+
+
+def test_one_paper_gain_balances_as_the_reference_does(rendered: Rendered) -> None:
+    _, cells, coins, _ = rendered
+    gain = paper_gain(cells)
+    assert gain.shape == (3,) and (gain > 0).all()
+    assert np.array_equal(white_balance(cells, gain=gain), white_balance(cells))
+    assert np.array_equal(white_balance(coins, gain=gain), white_balance(coins, cells))
+    darker = (cells // 2).astype(np.uint8)  # paper half as bright: twice the gain
+    assert np.allclose(paper_gain(darker), 2 * gain, rtol=0.05)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_paper_gain_takes_the_percentile_np_partition_finds(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    patches = rng.integers(0, 256 if seed % 2 else 40, (int(rng.integers(1, 30)), 32, 32, 3), dtype=np.uint8)
+    flat = patches.reshape(-1, 3)
+    sub = flat[:: max(1, len(flat) // PAPER_SAMPLES)]
+    k = min(len(sub) - 1, int(len(sub) * PAPER_PERCENTILE / 100.0))
+    paper = np.partition(sub, k, axis=0)[k].astype(np.float32)
+    assert np.array_equal(paper_gain(patches), PAPER_LEVEL / np.maximum(paper, 16.0))
+
+
+def test_outlines_of_all_strips_in_one_run_equal_one_run_per_direction(
+    models: Models, rendered: Rendered
+) -> None:
+    _, cells, _, strips = rendered
+    outlines = read_outlines(models, strips, paper_gain(cells))
+    assert outlines.keys() == strips.keys()
+    for key, s in strips.items():
+        alone = read_edges(models, white_balance(s.reshape(-1, *s.shape[-3:]), cells))
+        assert outlines[key].shape == s.shape[:2]
+        assert np.array_equal(outlines[key].ravel(), alone)
+    assert read_outlines(models, {}, paper_gain(cells)) == {}
+
+
+@pytest.mark.parametrize("batch", [1, 7, 32])
+def test_runs_of_a_few_patches_equal_one_run_of_all(models: Models, rendered: Rendered, batch: int) -> None:
+    cells = white_balance(rendered[1]).reshape(-1, *rendered[1].shape[2:])
+    whole = models.cell.run(cells, batch=len(cells))
+    parts = models.cell.run(cells, batch=batch)
+    assert [p.shape for p in parts] == [w.shape for w in whole]
+    assert all(np.array_equal(p, w) for p, w in zip(parts, whole, strict=True))
 
 
 def test_label_cells_writes_printed_cells_doubts_and_best_classes() -> None:

@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 import scanner.classify as classify
-from scanner.constants import COIN_KIND_ALIKE, COIN_THRESHOLD, PATCH
+from scanner.constants import COIN_DISC, COIN_KIND_ALIKE, COIN_THRESHOLD, PATCH
 from scanner.decode import (
+    _suffix_medians,
     clashing_kinds,
     coin_ink,
     coin_paper,
@@ -96,6 +97,30 @@ def test_coin_ink_is_zero_for_the_reference_look_even_a_pixel_off() -> None:
     assert ink[1] < 0.02
     assert ink[2] > 0.3
     assert coin_ink(shifted[None], empty, shift=0)[0] > ink[1]  # without the shift tolerance it is ink
+
+
+def _ink_by_rolls(paper: np.ndarray, reference: np.ndarray, shift: int) -> float:
+    """coin_ink of one coin written out shift by shift with np.roll, the definition to match."""
+    inside = np.hypot(*(np.mgrid[:PATCH, :PATCH] - (PATCH - 1) / 2.0)) <= COIN_DISC * PATCH / 2.0
+    best = np.inf
+    for dy in range(-shift, shift + 1):
+        for dx in range(-shift, shift + 1):
+            moved = np.roll(paper, (dy, dx), axis=(0, 1))
+            dark = np.clip(reference - moved, 0.0, None).sum(axis=-1)
+            best = min(best, float(dark[inside].mean()))
+    return best
+
+
+@pytest.mark.parametrize("shift", [0, 1, 2])
+def test_coin_ink_equals_the_rolled_definition_coin_by_coin(shift: int) -> None:
+    track = coin_paper(_track(5, noise=30.0, seed=shift))
+    references = track[np.random.default_rng(shift).permutation(14)]
+    shared = coin_ink(track, track[9], shift=shift)
+    own = coin_ink(track, references, shift=shift)
+    for i in range(14):
+        assert shared[i] == _ink_by_rolls(track[i], track[9], shift)
+        assert own[i] == _ink_by_rolls(track[i], references[i], shift)
+        assert own[i] == coin_ink(track[i : i + 1], references[i], shift=shift)[0]
 
 
 def test_classify_sheet_reports_an_unseen_mark_as_a_doubtful_coin(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -249,3 +274,15 @@ def test_classify_sheet_clears_a_half_known_twin(monkeypatch: pytest.MonkeyPatch
         reading = classify.classify_sheet(cells, "A", coin_patches=_track(3))
         assert (reading.coins, reading.spent) == (3, 0)
         assert reading.doubtful_coins == doubts
+
+
+@pytest.mark.parametrize(
+    ("count", "dtype"), [(1, np.float32), (2, np.float64), (14, np.float32), (15, np.float64)]
+)
+def test_suffix_medians_are_numpys(count: int, dtype: type) -> None:
+    normal = np.random.default_rng(count).normal(size=(count, 5))
+    values: np.ndarray = np.round(normal, 1).astype(dtype)  # rounded: ties too
+    got = _suffix_medians(values)
+    assert got.dtype == values.dtype
+    assert np.array_equal(got, np.stack([np.median(values[n:], axis=0) for n in range(count)]))
+

@@ -164,13 +164,13 @@ def test_classify_sheet_corrects_a_cell_by_its_outlined_piece(
     reading[(3, 3)] = {"W": 0.6, "V": 0.35}
     h, v = _open_edges()
     _outline(HAMLET, h, v)
-    outlines = iter([h.ravel(), v.ravel()])  # read in the order the strips are given
+    outlines = np.concatenate([h.ravel(), v.ravel()])  # one run, in the order the strips are given
 
     def fixed_cells(models: object, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return _probs(reading), np.zeros(121), np.eye(121, 8)
 
     monkeypatch.setattr(classify, "classify_cells", fixed_cells)
-    monkeypatch.setattr(classify, "read_edges", lambda models, strips: next(outlines))
+    monkeypatch.setattr(classify, "read_edges", lambda models, strips: outlines[: len(strips)])
     strips = {
         "horizontal": np.full((10, 11, EDGE_ACROSS, EDGE_ALONG, 3), 235, np.uint8),
         "vertical": np.full((11, 10, EDGE_ACROSS, EDGE_ALONG, 3), 235, np.uint8),
