@@ -26,6 +26,7 @@ from scanner.constants import (
     ADAPT_TEMPERATURE,
     COIN_CLASSES,
     COIN_THRESHOLD,
+    COIN_TRACK_THRESHOLD,
     CONFIDENCE_THRESHOLD,
     DECODE_DEFAULT,
     STAR_THRESHOLD,
@@ -35,6 +36,7 @@ from scanner.constants import (
 from scanner.decode import (
     adapt_to_sheet,
     attack_stars,
+    both_counts,
     clashing_kinds,
     count_against_print,
     crowded_track,
@@ -44,6 +46,8 @@ from scanner.decode import (
     look_alike_groups,
     overrule_print,
     ruins_only,
+    track_counts,
+    track_sureness,
     unseen_marks,
 )
 from scanner.nets import Models, default_models, paper_gain, softmax, white_balance
@@ -100,6 +104,55 @@ def read_coins(models: Models, coin_patches: np.ndarray) -> tuple[np.ndarray, np
     """Calibrated probabilities (14, 3) over :data:`COIN_CLASSES` and features (14, D) of the coins."""
     (logits, features) = models.coin.run(coin_patches)
     return softmax(logits, models.coin.temperature["coin"]), features
+
+
+def read_coin_track(
+    probs: np.ndarray, features: np.ndarray, patches: np.ndarray, *, decode: bool = DECODE_DEFAULT
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The coin track from the coin net's reading of its 14 coins.
+
+    Parameters
+    ----------
+    probs, features : from :func:`read_coins`.
+    patches : (14, P, P, 3) the white-balanced coin patches (for :func:`scanner.decode.unseen_marks`).
+    decode : read the track as a prefix, by the net's count and the sheet's own together, kinds pooled
+        over twin marks; else each coin's most likely class.
+
+    Returns
+    -------
+    states : (14,) int, index into :data:`COIN_CLASSES`.
+    confidence : (14,) float, each coin's probability of its state.
+    doubtful : (14,) bool, the coins a person must look at.
+    """
+    if not decode:
+        states = probs.argmax(axis=1)
+        confidence = probs[np.arange(len(states)), states]
+        return states, confidence, confidence < COIN_THRESHOLD
+    states = decode_coin_track(probs)
+    # marks alike are one kind: their sureness of the kind is pooled
+    confidence = kinds_of_alike_marks(probs, features, states)[np.arange(len(states)), states]
+    by_sheet = count_against_print(features)
+    # a run of marks the sheet's own coins do not show is the print misread
+    overruled, over_confidence = overrule_print(states, confidence, probs, by_sheet)
+    if overruled is not states:
+        states, confidence = overruled, over_confidence
+        own = states
+        doubtful = confidence < COIN_THRESHOLD
+    else:  # the net's count and the sheet's own together; the track sure as a whole
+        count = both_counts(track_counts(probs), by_sheet)
+        own = decode_coin_track(probs, count)  # each mark's kind as the net reads that coin alone
+        pooled = kinds_of_alike_marks(probs, features, own)
+        states = decode_coin_track(pooled, count)  # ... and as its twins and it read it together
+        sure, confidence = track_sureness(pooled, states, count)
+        doubtful = np.zeros(len(states), bool)
+        if sure < COIN_TRACK_THRESHOLD:  # the coins that make it unsure (or, of several half-sure, the least)
+            doubtful = confidence < COIN_TRACK_THRESHOLD
+            doubtful[int(np.argmin(confidence))] = True
+    # a first "empty" coin darker than the empty ones holds a mark the net missed; a track marked from
+    # end to end is the print misread; of twin marks the net reads as different kinds one is misread (the
+    # pooled kinds are the best guess then, but twins are not always one kind: a cross over a mark)
+    doubtful |= unseen_marks(patches, states) | crowded_track(states) | clashing_kinds(features, own)
+    return states, confidence, doubtful
 
 
 def read_edges(models: Models, strips: np.ndarray) -> np.ndarray:
@@ -236,20 +289,10 @@ def classify_sheet(
     if coin_patches is not None:
         coins_balanced = white_balance(coin_patches, gain=gain)
         coin_p, coin_f = read_coins(m, coins_balanced)
-        cls = decode_coin_track(coin_p) if decode else coin_p.argmax(axis=1)
-        coin_conf = coin_p[np.arange(len(cls)), cls]
-        if decode:  # marks alike are one kind: their sureness of the kind is pooled
-            coin_conf = kinds_of_alike_marks(coin_p, coin_f, cls)[np.arange(len(cls)), cls]
-            # a run of marks the sheet's own coins do not show is the print misread
-            cls, coin_conf = overrule_print(cls, coin_conf, coin_p, count_against_print(coin_f))
+        cls, coin_conf, unsure_coins = read_coin_track(coin_p, coin_f, coins_balanced, decode=decode)
         states = tuple(COIN_CLASSES[k] for k in cls)
         coins = states.count("filled")
         spent = states.count("crossed")
-        unsure_coins = coin_conf < COIN_THRESHOLD
-        if decode:  # a first "empty" coin darker than the empty ones holds a mark the net missed;
-            # of twin marks read as different kinds one is misread
-            unsure_coins |= unseen_marks(coins_balanced, cls) | crowded_track(cls)
-            unsure_coins |= clashing_kinds(coin_f, cls)
         doubtful_coins = tuple(int(i) for i in np.flatnonzero(unsure_coins))
     return SheetReading(
         side=side,

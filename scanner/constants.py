@@ -103,6 +103,12 @@ MIN_CANDIDATE_AREA = 0.02
 """Smallest candidate quadrilateral as a fraction of the downscaled image area (the grid of a sheet
 at 25 % of the frame covers about 8 %)."""
 
+SMALL_CANDIDATE_AREA = 0.005
+"""Smallest outline asked away from the sheets found, and when no larger one verifies (a fraction of
+the downscaled image's area, as :data:`MIN_CANDIDATE_AREA`): one of two sheets in a 12 MP table photo,
+a sheet far from the camera.  A grid of this area is 7 px per cell in the 960 px copy and still
+verifies there; in the photo it is ~30 px per cell, readable."""
+
 ALTERNATE_OUTLINES = 3
 """Largest outlines that get second-guess quads (other choices of four hull sides) when no
 candidate verifies: each costs up to 15 verifications, and only on photos that would fail."""
@@ -247,6 +253,15 @@ synthetic photos with unseen drawing styles (benchmarks/eval_classifier.py, 100 
 
 COIN_THRESHOLD = 0.80
 """A coin whose best class is below this is listed as doubtful (coins have no ``?`` notation)."""
+
+COIN_TRACK_THRESHOLD = 0.85
+"""A decoded coin track is doubted when the probability of its (filled, crossed) numbers is below this
+(:func:`scanner.decode.track_sureness`, the count by the net and by the sheet's own coins together,
+:func:`scanner.decode.both_counts`), instead of when any one coin is below ``COIN_THRESHOLD``. Fitted on
+480 eval-split phone photos apart from ``eval_families``' (``family_seeds('eval', f, 20, start=1000)``
+and ``family_seeds('eval', f, 60, start=3000)``): tracks right and clear / wrong and clear 267 / 11 with
+the per-coin threshold; by the track 310 / 10 at 0.8, 297 / 7 at 0.85, 280 / 7 at 0.88, 273 / 7 at 0.9,
+261 / 6 at 0.93."""
 
 STAR_THRESHOLD = 0.9
 """Without per-sheet decoding, a star (hero hit marking) is reported when its calibrated probability

@@ -7,7 +7,10 @@ the same arrays out, corrected by three facts the net cannot see one patch at a 
   feature space) pool their evidence (:func:`adapt_to_sheet`);
 - a gained coin fills "the next coin symbol" on the track (base rulebook, "Coins": *they fill in the
   next coin symbol on their coin track*), so the marked coins are a prefix of the track
-  (:func:`decode_coin_track`); and the player marks every gained coin while the rest stay the printed
+  (:func:`decode_coin_track`), whose count the net (:func:`track_counts`) and the sheet's own coins
+  (:func:`count_against_print`) read together (:func:`both_counts`), and which is as sure as its
+  numbers of filled and crossed coins (:func:`track_sureness`); and the player marks every gained coin
+  while the rest stay the printed
   coin, so the first coin read empty must look like the empty coins after it (:func:`unseen_marks`:
   a mark the net has never seen, read confidently as empty, becomes a doubt), two marks that look
   alike are one kind (:func:`clashing_kinds`: one read filled and its twin crossed are both doubted;
@@ -65,6 +68,7 @@ __all__ = [
     "adapt_to_sheet",
     "attack_patterns",
     "attack_stars",
+    "both_counts",
     "clashing_kinds",
     "coin_ink",
     "coin_paper",
@@ -78,6 +82,8 @@ __all__ = [
     "overrule_print",
     "ruins_only",
     "star_reach",
+    "track_counts",
+    "track_sureness",
     "unseen_marks",
 ]
 
@@ -181,8 +187,8 @@ def adapt_to_sheet(
     return out
 
 
-def decode_coin_track(probs: np.ndarray) -> np.ndarray:
-    """The most likely coin track whose marked coins form a prefix.
+def track_counts(probs: np.ndarray) -> np.ndarray:
+    """How many coins lead the track, by the net: the prefix model's probability of each count.
 
     Parameters
     ----------
@@ -190,19 +196,95 @@ def decode_coin_track(probs: np.ndarray) -> np.ndarray:
 
     Returns
     -------
-    (14,) int
-        Class per coin: the first ``n`` marked (filled or crossed, whichever is likelier for that coin),
-        the rest empty, with ``n`` maximising the track's joint probability.
+    (15,) float
+        Probability of ``n`` = 0..14 marked coins: the first ``n`` marked and the rest empty, each coin
+        read on its own (a track whose every coin is sure has one likely count; one unsure coin between
+        sure ones does not make the count unsure).
     """
     logp = np.log(np.maximum(probs, LOG_FLOOR))
     marked = np.logaddexp(logp[:, FILLED], logp[:, CROSSED])
     # score[n] = sum(marked[:n]) + sum(empty[n:])
     head = np.concatenate([[0.0], np.cumsum(marked)])
     tail = np.concatenate([np.cumsum(logp[::-1, EMPTY])[::-1], [0.0]])
-    n = int(np.argmax(head + tail))
+    score = head + tail
+    e = np.exp(score - score.max())
+    return np.asarray(e / e.sum())
+
+
+def decode_coin_track(probs: np.ndarray, count: np.ndarray | None = None) -> np.ndarray:
+    """The most likely coin track whose marked coins form a prefix.
+
+    Parameters
+    ----------
+    probs : (14, 3) calibrated probabilities over (empty, filled, crossed), track order.
+    count : (15,) probability of each count of marked coins; by default the net's own
+        (:func:`track_counts`).
+
+    Returns
+    -------
+    (14,) int
+        Class per coin: the first ``n`` marked (filled or crossed, whichever is likelier for that coin),
+        the rest empty, with ``n`` the most likely count.
+    """
+    n = int(np.argmax(track_counts(probs) if count is None else count))
     states = np.full(len(probs), EMPTY, int)
     states[:n] = np.where(probs[:n, FILLED] >= probs[:n, CROSSED], FILLED, CROSSED)
     return states
+
+
+def both_counts(net: np.ndarray, sheet: np.ndarray, *, floor: float = LOG_FLOOR) -> np.ndarray:
+    """The count of marked coins by the net and by the sheet's own coins together.
+
+    The net's count (:func:`track_counts`) reads each coin against what it learned marks look like; the
+    sheet-relative count (:func:`count_against_print`) reads the coins against each other. Two
+    independent looks at one count: their probabilities multiply (the sheet's floored at ``floor``, so
+    that its zero for a full track does not veto the net).
+
+    Returns
+    -------
+    (15,) float, summing to 1.
+    """
+    both = np.asarray(net, float) * np.maximum(sheet, floor)
+    return np.asarray(both / both.sum())
+
+
+def track_sureness(probs: np.ndarray, states: np.ndarray, count: np.ndarray) -> tuple[float, np.ndarray]:
+    """How sure a decoded track is, as a whole and coin by coin.
+
+    What a track scores is how many coins are filled and how many crossed, so its sureness is the
+    probability of those two numbers: that ``n`` coins are marked (``count``) times that ``s`` of the
+    ``n`` are crossed (each marked coin crossed with its own odds of crossed against filled,
+    independently). One unsure coin in a run of sure ones then costs the track little when the count
+    holds it, while several half-sure kinds add up.
+
+    Parameters
+    ----------
+    probs : (14, 3)
+        Coin probabilities (empty, filled, crossed), e.g. pooled by :func:`kinds_of_alike_marks`.
+    states : (14,) int
+        The decoded track, marked coins first.
+    count : (15,) probability of each count of marked coins (e.g. :func:`both_counts`).
+
+    Returns
+    -------
+    sureness : float
+        Probability of the track's (filled, crossed) numbers.
+    confidence : (14,) float
+        Each coin's probability of its state: a marked coin ``P(count > i)`` times its kind's share of
+        its mark, an empty one ``P(count <= i)``.
+    """
+    states = np.asarray(states)
+    marked = states != EMPTY
+    n = int(marked.sum())
+    mark = np.maximum(probs[:, FILLED] + probs[:, CROSSED], LOG_FLOOR)
+    crossed = probs[:, CROSSED] / mark
+    kind = np.where(states == CROSSED, crossed, 1.0 - crossed)
+    at_most = np.cumsum(count)[: len(states)]  # coin i is empty when at most i coins are marked
+    confidence = np.where(marked, (1.0 - at_most) * kind, at_most)
+    spent = np.array([1.0])  # distribution of the number crossed among the marked coins so far
+    for q in crossed[:n]:
+        spent = np.concatenate([spent * (1.0 - q), [0.0]]) + np.concatenate([[0.0], spent * q])
+    return float(count[n] * spent[int((states == CROSSED).sum())]), np.asarray(confidence)
 
 
 def _suffix_medians(values: np.ndarray) -> np.ndarray:

@@ -52,27 +52,36 @@ def average_linkage_groups(points: np.ndarray, distance: float) -> np.ndarray:
     unit = np.divide(x, norms, out=np.zeros_like(x), where=norms > 0)
     d = np.clip(1.0 - unit @ unit.T, 0.0, 2.0)
     np.fill_diagonal(d, np.inf)
-    size = np.ones(n)
-    rows = np.arange(n)
+    size = [1.0] * n  # Python floats: the same sums as numpy's, without a numpy scalar per merge
     into = np.arange(n)  # the row each merged-away row went into (itself while it is alive)
     nearest = d.argmin(axis=1)  # each row's closest group, so a merge step scans N values, not N^2
+    best = d.min(axis=1)  # d[row, nearest[row]], kept with every merge (not gathered again)
     for _ in range(n - 1):
-        i = int(np.argmin(d[rows, nearest]))
+        i = int(best.argmin())
         j = int(nearest[i])
-        if not d[i, j] <= distance:
+        if not best[i] <= distance:
             break
         i, j = min(i, j), max(i, j)
         # Lance-Williams update for average linkage: the merged group's mean distance to every other
-        merged = (size[i] * d[i] + size[j] * d[j]) / (size[i] + size[j])
+        si, sj = size[i], size[j]
+        merged = (si * d[i] + sj * d[j]) / (si + sj)
+        merged[i] = np.inf
         d[i], d[:, i] = merged, merged
-        d[i, i] = np.inf
-        d[j], d[:, j] = np.inf, np.inf
-        size[i] += size[j]
+        d[:, j] = np.inf  # row j is never read again: no row's closest group is j (below)
+        size[i] = si + sj
         into[j] = i
-        stale = (nearest == i) | (nearest == j)
-        stale[i] = True
-        nearest[stale] = d[stale].argmin(axis=1)
-        nearest[d[:, i] < d[rows, nearest]] = i
+        nearest[j] = -1
+        # rows whose closest group was merged look again; the others only compare with the new group
+        stale = np.flatnonzero((nearest == i) | (nearest == j))
+        if stale.size:
+            rows = d[stale]
+            near = rows.argmin(axis=1)
+            nearest[stale] = near
+            best[stale] = rows[np.arange(stale.size), near]
+        nearest[i] = k = int(merged.argmin())
+        best[i], best[j] = merged[k], np.inf
+        nearest[merged < best] = i
+        np.minimum(best, merged, out=best)
     owner = into
     for _ in range(n):  # follow the merges to each point's surviving row
         nxt = into[owner]

@@ -164,24 +164,42 @@ def piece_evidence(
     order = np.argsort(flat, kind="stable")
     ranked = flat[order]
     bounds = [0, *(np.flatnonzero(ranked[1:] != ranked[:-1]) + 1).tolist(), len(ranked)]
+    kept: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
     for start, end in pairwise(bounds):
         if ranked[start] == 0 or not 2 <= end - start <= largest:  # no card's shape: left as read
             continue
         members = order[start:end]
         allowed = table.get(normalise(divmod(i, width) for i in members.tolist()))
-        if allowed is None:
-            continue
-        forbidden = _forbidden(allowed)
-        part = out[members]
-        vetoed = forbidden[part.argmax(axis=1)]
-        fixed = part * np.where(forbidden, floor, 1.0)
-        part[vetoed] = fixed[vetoed] / fixed[vetoed].sum(axis=1, keepdims=True)
-        logp = np.log(np.maximum(part, LOG_FLOOR))
-        # own log-probability plus the mean of the piece's other cells'
-        pooled = logp + weight * (logp.sum(axis=0) - logp) / (len(members) - 1)
-        z = np.exp(pooled - pooled.max(axis=1, keepdims=True))
-        z /= z.sum(axis=1, keepdims=True)
-        follow = z.argmax(axis=1) != part.argmax(axis=1)
-        part[follow] = z[follow]
-        out[members] = part
+        if allowed is not None:
+            kept.append(members)
+            masks.append(_forbidden(allowed))
+    if not kept:
+        return out
+    # every card-shaped piece at once: its cells one after another, each row with its piece's facts
+    cells = np.concatenate(kept)
+    sizes = np.array([len(m) for m in kept])
+    firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    piece = np.repeat(np.arange(len(kept)), sizes)
+    forbidden = np.stack(masks)[piece]
+    part = out[cells]
+    vetoed = forbidden[np.arange(len(cells)), part.argmax(axis=1)]
+    fixed = part * np.where(forbidden, floor, 1.0)
+    part[vetoed] = fixed[vetoed] / fixed[vetoed].sum(axis=1, keepdims=True)
+    logp = np.log(np.maximum(part, LOG_FLOOR))
+    # own log-probability plus the mean of the piece's other cells'
+    # each piece's sum, cell after cell as numpy sums a piece's rows (np.add.reduceat adds in another
+    # order, and the last digit then differs)
+    lined = np.zeros((len(kept), int(sizes.max()), logp.shape[1]))
+    lined[piece, np.arange(len(cells)) - firsts[piece]] = logp
+    total = lined[:, 0].copy()
+    for k in range(1, lined.shape[1]):
+        total += lined[:, k]
+    totals = total[piece]
+    pooled = logp + weight * (totals - logp) / (sizes[piece] - 1)[:, None]
+    z = np.exp(pooled - pooled.max(axis=1, keepdims=True))
+    z /= z.sum(axis=1, keepdims=True)
+    follow = z.argmax(axis=1) != part.argmax(axis=1)
+    part[follow] = z[follow]
+    out[cells] = part
     return out

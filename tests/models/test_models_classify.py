@@ -178,6 +178,7 @@ def test_paper_gain_takes_the_percentile_np_partition_finds(seed: int) -> None:
     k = min(len(sub) - 1, int(len(sub) * PAPER_PERCENTILE / 100.0))
     paper = np.partition(sub, k, axis=0)[k].astype(np.float32)
     assert np.array_equal(paper_gain(patches), PAPER_LEVEL / np.maximum(paper, 16.0))
+    assert np.array_equal(paper_gain(patches.astype(np.float32)), paper_gain(patches))  # any dtype
 
 
 def test_outlines_of_all_strips_in_one_run_equal_one_run_per_direction(

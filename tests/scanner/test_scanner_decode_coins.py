@@ -1,6 +1,7 @@
 """scanner.decode, coin track: a first "empty" coin darker than the sheet's empty coins is a doubt; a run of
 marks the sheet's own coins do not show is the print misread; twin marks read as different kinds are
-doubts; twin marks read as one kind share their sureness of it.
+doubts; twin marks read as one kind share their sureness of it; the count is read by the net and the
+sheet together, and the track is doubted as a whole (scanner.classify.read_coin_track).
 
 Synthetic coin patches: a printed coin (a light disc with a darker rim) on a coloured band; a player's
 mark is a dark ring with a dot (a mark the coin net never saw in training).
@@ -12,15 +13,19 @@ import numpy as np
 import pytest
 
 import scanner.classify as classify
-from scanner.constants import COIN_DISC, COIN_KIND_ALIKE, COIN_THRESHOLD, PATCH
+from scanner.constants import COIN_DISC, COIN_KIND_ALIKE, COIN_THRESHOLD, COIN_TRACK_THRESHOLD, PATCH
 from scanner.decode import (
     _suffix_medians,
+    both_counts,
     clashing_kinds,
     coin_ink,
     coin_paper,
     count_against_print,
+    decode_coin_track,
     kinds_of_alike_marks,
     overrule_print,
+    track_counts,
+    track_sureness,
     unseen_marks,
 )
 
@@ -238,7 +243,8 @@ def test_classify_sheet_reports_twin_marks_of_different_kinds(monkeypatch: pytes
     monkeypatch.setattr(classify, "read_coins", lambda models, patches: (probs, _marks([1, 1, 1])))
     cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
     reading = classify.classify_sheet(cells, "A", coin_patches=_track(3))
-    assert (reading.coins, reading.spent) == (2, 1)  # as the net reads it, each coin above the threshold
+    # the best guess follows the twins (the net alone: 2 filled, 1 crossed), and stays a doubt
+    assert (reading.coins, reading.spent) == (3, 0)
     assert reading.doubtful_coins == (0, 1, 2)
     raw = classify.classify_sheet(cells, "A", coin_patches=_track(3), decode=False)
     assert raw.doubtful_coins == ()
@@ -276,6 +282,102 @@ def test_classify_sheet_clears_a_half_known_twin(monkeypatch: pytest.MonkeyPatch
         assert reading.doubtful_coins == doubts
 
 
+# --- the track as a whole: the count by the net and by the sheet together, sure as a whole -------------
+
+def _probs(*coins: tuple[float, float, float]) -> np.ndarray:
+    return np.array(coins + ((0.98, 0.01, 0.01),) * (14 - len(coins)))
+
+
+def test_the_net_count_is_sure_where_sure_coins_hold_an_unsure_one() -> None:
+    probs = _probs((0.0, 0.97, 0.03), (0.55, 0.40, 0.05), (0.0, 0.95, 0.05))  # the middle coin half empty
+    count = track_counts(probs)
+    assert count.shape == (15,) and count.sum() == pytest.approx(1.0)
+    assert int(np.argmax(count)) == 3 and count[3] > 0.95
+    assert decode_coin_track(probs, count).tolist() == decode_coin_track(probs).tolist()
+
+
+def test_the_last_coin_of_a_run_half_read_leaves_the_count_unsure() -> None:
+    count = track_counts(_probs((0.0, 0.97, 0.03), (0.45, 0.5, 0.05)))
+    assert 0.4 < count[2] < 0.6 and count[1] + count[2] > 0.95
+
+
+def test_the_sheet_count_settles_what_the_net_half_knows() -> None:
+    probs = _probs((0.0, 0.97, 0.03), (0.45, 0.5, 0.05))
+    net = track_counts(probs)
+    both = both_counts(net, count_against_print(_looks(2)))
+    assert both.sum() == pytest.approx(1.0) and both[2] > 0.99
+    assert decode_coin_track(probs, both).tolist() == [1, 1] + [0] * 12
+    # and where the sheet sees one mark only, the count follows it
+    one = both_counts(net, count_against_print(_looks(1)))
+    assert int(np.argmax(one)) == 1
+    # a full track (no print left to compare with: the sheet says 0) is still the net's to read
+    full = np.tile([0.0, 0.99, 0.01], (14, 1))
+    assert int(np.argmax(both_counts(track_counts(full), count_against_print(_looks(14))))) == 14
+
+
+def test_a_track_is_as_sure_as_its_count_and_kinds_together() -> None:
+    probs = _probs((0.0, 0.9, 0.1), (0.0, 0.9, 0.1), (0.0, 0.9, 0.1))  # each coin filled at 0.9
+    states = np.array([1, 1, 1] + [0] * 11)
+    count = np.eye(15)[3]
+    sure, conf = track_sureness(probs, states, count)
+    assert sure == pytest.approx(0.9 ** 3)  # three kinds each at 0.9: 0.73 for (3, 0)
+    assert conf[:3] == pytest.approx([0.9] * 3) and conf[3:] == pytest.approx([1.0] * 11)
+    # two coins of unsure kind that can only swap keep the numbers sure: 1 filled, 1 crossed either way
+    swap = _probs((0.0, 0.5, 0.5), (0.0, 0.5, 0.5))
+    sure, _ = track_sureness(swap, np.array([1, 2] + [0] * 12), np.eye(15)[2])
+    assert sure == pytest.approx(0.5)
+    sure, _ = track_sureness(_probs((0.0, 0.9, 0.1), (0.0, 0.1, 0.9)), np.array([1, 2] + [0] * 12),
+                             np.eye(15)[2])
+    assert sure == pytest.approx(0.9 * 0.9 + 0.1 * 0.1)
+    # an unsure count: the track and the coins past the likeliest count share it
+    half = np.zeros(15)
+    half[2], half[3] = 0.7, 0.3
+    sure, conf = track_sureness(probs, np.array([1, 1] + [0] * 12), half)
+    assert sure == pytest.approx(0.7 * 0.81)
+    assert conf[2] == pytest.approx(0.7) and conf[1] == pytest.approx(0.9)
+
+
+def test_read_coin_track_clears_an_unsure_coin_the_count_holds() -> None:
+    probs = _probs((0.0, 0.97, 0.03), (0.55, 0.40, 0.05), (0.0, 0.95, 0.05))
+    states, conf, doubtful = classify.read_coin_track(probs, _looks(3), _track(3))
+    assert states.tolist() == [1, 1, 1] + [0] * 11
+    assert not doubtful.any() and conf[1] > COIN_TRACK_THRESHOLD
+    assert probs[1, 1] < COIN_THRESHOLD  # each coin on its own would have been doubted
+    # without per-sheet decoding the coins are the net's, each doubted by the threshold
+    raw, _, raw_doubt = classify.read_coin_track(probs, _looks(3), _track(3), decode=False)
+    assert raw[1] == 0 and raw_doubt.any()
+
+
+def test_read_coin_track_doubts_several_half_sure_kinds_each_above_the_threshold() -> None:
+    # three marks unlike each other (no pooling), each filled at 0.92 (0.83 with kinds softened)
+    probs = _probs((0.0, 0.92, 0.08), (0.0, 0.92, 0.08), (0.0, 0.92, 0.08))
+    unlike = np.eye(8)[[0, 3, 4] + [1] * 11] + 0.0
+    states, conf, doubtful = classify.read_coin_track(probs, unlike, _track(3))
+    assert (conf[:3] > COIN_THRESHOLD).all()
+    assert states.tolist() == [1, 1, 1] + [0] * 11
+    assert float(np.prod(conf[:3])) < COIN_TRACK_THRESHOLD
+    assert doubtful.tolist() == [i < 3 for i in range(14)]  # every coin below the track's threshold
+
+
+def test_the_least_sure_coin_is_doubted_when_every_coin_is_above_the_track_threshold() -> None:
+    probs = _probs((0.0, 0.97, 0.03), (0.0, 0.98, 0.02), (0.0, 0.995, 0.005))
+    unlike = np.eye(8)[[0, 3, 4] + [1] * 11] + 0.0
+    _, conf, doubtful = classify.read_coin_track(probs, unlike, _track(3))
+    assert (conf[:3] >= COIN_TRACK_THRESHOLD).all() and float(np.prod(conf[:3])) < COIN_TRACK_THRESHOLD
+    assert int(doubtful.sum()) == 1 and doubtful[int(np.argmin(conf))]
+
+
+def test_a_kind_the_net_half_knows_against_its_twins_is_guessed_by_them_and_doubted() -> None:
+    # the second coin's own odds say crossed, weakly; its two twins say filled, surely
+    probs = _probs((0.0, 0.96, 0.04), (0.0, 0.45, 0.55), (0.0, 0.97, 0.03))
+    states, _, doubtful = classify.read_coin_track(probs, _marks([1, 1, 1]), _track(3))
+    assert states.tolist() == [1, 1, 1] + [0] * 11
+    assert doubtful[:3].all()  # the net read the twins as two kinds: a cross over a mark is possible
+    # a coin unlike the others keeps its own kind
+    states, _, _ = classify.read_coin_track(probs, _marks([1, 2, 1]), _track(3))
+    assert states.tolist() == [1, 2, 1] + [0] * 11
+
+
 @pytest.mark.parametrize(
     ("count", "dtype"), [(1, np.float32), (2, np.float64), (14, np.float32), (15, np.float64)]
 )
@@ -285,4 +387,3 @@ def test_suffix_medians_are_numpys(count: int, dtype: type) -> None:
     got = _suffix_medians(values)
     assert got.dtype == values.dtype
     assert np.array_equal(got, np.stack([np.median(values[n:], axis=0) for n in range(count)]))
-

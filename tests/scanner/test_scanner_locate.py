@@ -219,7 +219,7 @@ def test_second_guess_outlines_are_no_slivers() -> None:
     sample = cv2.imread(str(Path(__file__).parents[2] / "samples" / "phone_clear_A.jpg"), cv2.IMREAD_COLOR)
     assert sample is not None
     for image in (sample, cv2.resize(sample, (1500, 2000), interpolation=cv2.INTER_CUBIC)):
-        _, _, alternates = candidate_quads(min_channel(downscale(image)[0]))
+        _, _, alternates, _ = candidate_quads(min_channel(downscale(image)[0]))
         assert all(elongation(q) <= PAGE_ASPECT_RANGE[1] for q in alternates)
     assert elongation(np.array([[0.0, 0.0], [80.0, 0.0], [80.0, 10.0], [0.0, 10.0]])) == 8.0
     assert elongation(np.zeros((4, 2))) == float("inf")
