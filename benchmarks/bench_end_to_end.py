@@ -14,6 +14,17 @@ cells changes any card, coin, monster or total figure (``rules.doubt.score_sprea
 does); *settled exact* of those equal the truth; the refused rest report a range, and *in range* counts
 those whose true total lies within it.
 ``--models`` (repeatable) compares model directories on the same photos (default: the committed models).
+``--why`` adds a table of why photos are not scored outright, one cause each (the first that applies):
+no sheet found, the A1 corner, the side or the coin track doubted (``+cells``: the '?' cells would
+block the photo as well), too many readings of the '?' cells, or '?' cells whose readings change a
+number.  For the last, a cell *blocks* when its own alternatives (the other cells as guessed) change a
+number; the table gives how many cells block per photo, which terrain changes block most, and the
+probability the scanner gives the blocking alternatives.  Each cause also counts its photos exact by
+the best guess: what settling that cause could win at most.  It also counts the coin tracks read
+wrong without a doubt: a photo the '?' cells keep from being scored may hide one.
+``--cuts 0.02,0.05,...`` scores each photo again with only the classes at or above each cut as a '?'
+cell's alternatives (``scanner.pipeline.alternatives_of``'s ``minimum``; the policy otherwise
+unchanged) and prints the photos scored outright, exact and wrong, per cut.
 """
 
 from __future__ import annotations
@@ -32,13 +43,14 @@ import numpy as np
 from models import dataset as ds
 from models.synth.style import SPLITS
 from rules.cards import CARDS
-from rules.doubt import MAX_READINGS
+from rules.doubt import MAX_READINGS, score_spread
 from rules.grid import cell_label
-from rules.policy import Outcome, Verdict, decide
+from rules.policy import Outcome, UncertainSheet, Verdict, decide
 from rules.season import score_cards
+from scanner.constants import TERRAIN_SYMBOLS
 from scanner.failure import Failure
 from scanner.nets import Models, default_models, load_models
-from scanner.pipeline import read_photo
+from scanner.pipeline import alternatives_of, read_photo
 
 SEED0 = ds.SEED_BASE["bench"] + 50_000
 
@@ -57,12 +69,16 @@ def main() -> None:
                          "training icons and coin marks), train (styles like training's, on unseen seeds)")
     ap.add_argument("--models", type=Path, action="append", default=None,
                     help="model directory to measure (repeatable; default: the committed models)")
+    ap.add_argument("--why", action="store_true", help="tabulate why photos are not scored outright")
+    ap.add_argument("--cuts", default="", help="comma-separated smallest probabilities of an alternative "
+                    "to weigh: outright exact and wrong per cut")
     args = ap.parse_args()
     tiers = args.tiers.split(",")
     dirs: list[Path | None] = list(args.models) if args.models else [None]
     all_models = [load_models(d) if d is not None else default_models() for d in dirs]
     ids = sorted(CARDS)
-    runs = [_Run() for _ in dirs]
+    cuts = [float(v) for v in args.cuts.split(",") if v]
+    runs = [_Run(cuts) for _ in dirs]
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.photos):
             seed = SEED0 + i
@@ -79,16 +95,23 @@ def main() -> None:
         print(f"end to end on {args.photos} synthetic photos (seeds {SEED0}.., {args.split}-split drawing "
               f"styles), 4 random cards each, models {d or 'committed'}")
         run.report(tiers)
+        if args.why:
+            run.report_why()
+        if cuts:
+            run.report_cuts()
 
 
 class _Run:
     """The counts of one model directory over the photos."""
 
-    def __init__(self) -> None:
+    def __init__(self, cuts: list[float]) -> None:
+        self.cuts = cuts
+        self.by_cut: dict[float, list[int]] = {cut: [0, 0] for cut in cuts}  # outright exact, wrong
         self.stats: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
         self.times: list[float] = []
         self.spread_times: list[float] = []
         self.wrong_examples: list[str] = []
+        self.why = _Why()
 
     def photo(self, path: Path, sample: ds.Sample, cards: list, truth: tuple, models: Models, tier: str,
               seed: int) -> None:
@@ -99,6 +122,7 @@ class _Run:
         self.times.append(time.perf_counter() - t0)
         if isinstance(reading, Failure):
             t["refused_no_sheet"] += 1
+            self.why.count("no sheet found", False)
             return
         t["located"] += 1
         guess_ok = _scores(reading.guess, cards) == truth
@@ -106,6 +130,11 @@ class _Run:
         t0 = time.perf_counter()
         verdict = decide(reading.uncertain, cards)  # what `cartoscan score` does with the photo
         self.spread_times.append(time.perf_counter() - t0)
+        self.why.photo(reading, verdict, cards, guess_ok, sample.sheet)
+        for cut in self.cuts:
+            alternatives = alternatives_of(reading.probabilities, reading.sheet.unknown, cut)
+            if decide(UncertainSheet(reading.guess, alternatives, reading.doubts), cards):
+                self.by_cut[cut][0 if guess_ok else 1] += 1
         if verdict.outcome is Outcome.SCORED:
             if _scores(verdict.sheet, cards) == truth:
                 t["exact"] += 1
@@ -148,6 +177,15 @@ class _Run:
             t["ranged"] += 1
             t["in_range"] += spread.total.low <= score_cards(sample.sheet, cards).total <= spread.total.high
 
+    def report_cuts(self) -> None:
+        n = max(int(sum(t["photos"] for t in self.stats.values())), 1)
+        print("smallest probability of a weighed alternative: photos scored outright, exact and wrong")
+        for cut, (exact, wrong) in self.by_cut.items():
+            print(f"  {cut:.3f}: exact {exact} ({100 * exact / n:.1f}%), wrong {wrong}")
+
+    def report_why(self) -> None:
+        self.why.report(int(sum(t["photos"] for t in self.stats.values())))
+
     def report(self, tiers: list[str]) -> None:
         print(f"{'tier':8} {'photos':>6} {'located':>7} {'no sheet':>8} {'doubtful':>8} {'exact':>6} "
               f"{'wrong':>6} {'exact%':>7} {'exact% w/ guess':>15} {'settled':>7} {'sett.exact':>10} "
@@ -183,6 +221,75 @@ class _Run:
               "(load + locate + rectify + sample + classify)")
         for line in self.wrong_examples:
             print(" ", line)
+
+
+def _moves(guess: Any, cell: tuple[int, int], alts: tuple, cards: list) -> bool:
+    """Whether `cell`'s readings `alts` (the other cells as guessed) change a card, coin or monster figure."""
+    spread = score_spread(guess, {cell: alts}, cards)
+    return not (spread and spread.certain)
+
+
+class _Why:
+    """Why photos are not scored outright: one cause per photo, the first that applies."""
+
+    def __init__(self) -> None:
+        self.causes: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # photos, exact by guess
+        self.blocking: list[int] = []  # blocking cells per photo refused for its '?' cells
+        self.changes: dict[str, int] = defaultdict(int)  # guess -> alternative, per blocking cell
+        self.odds: list[float] = []  # probability of each blocking cell's likeliest blocking alternative
+        self.silent_coins = [0, 0]  # coin tracks read wrong without a doubt: scored outright, refused
+
+    def count(self, cause: str, guess_ok: bool) -> None:
+        self.causes[cause][0] += 1
+        self.causes[cause][1] += guess_ok
+
+    def photo(self, reading: Any, verdict: Verdict, cards: list, guess_ok: bool, truth: Any) -> None:
+        if not reading.doubtful_coins and (reading.coins, reading.spent) != (truth.coins, truth.spent):
+            self.silent_coins[0 if verdict else 1] += 1
+        if verdict.outcome in (Outcome.SCORED, Outcome.SETTLED):
+            self.count("scored outright, exact" if guess_ok else "scored outright, WRONG", guess_ok)
+            return
+        if reading.doubts:
+            first = reading.doubts[0]
+            cause = ("A1 corner doubted" if first.startswith("which corner") else
+                     "side doubted" if first.startswith("printed side") else "coin track doubted")
+            cells = decide(UncertainSheet(reading.guess, reading.alternatives), cards)
+            self.count(cause + ("" if cells else " +cells"), guess_ok)
+            return
+        if verdict.spread is None:
+            self.count("too many readings", guess_ok)
+            return
+        self.count("'?' cells change a number", guess_ok)
+        blocking = 0
+        for cell, alts in reading.alternatives.items():
+            moving = [t for t in alts[1:] if _moves(reading.guess, cell, (alts[0], t), cards)]
+            if not moving:
+                continue
+            blocking += 1
+            self.changes[f"{alts[0]}->{moving[0]}"] += 1
+            p = reading.probabilities[cell]
+            self.odds.append(max(float(p[TERRAIN_SYMBOLS.index(str(t))]) for t in moving))
+        self.blocking.append(blocking)
+
+    def report(self, photos: int) -> None:
+        n = max(photos, 1)
+        print(f"why not scored outright ({photos} photos; 'exact by guess': the best guess scores right)")
+        print(f"{'cause':34} {'photos':>6} {'share':>6} {'exact by guess':>14}")
+        for cause, (count, exact) in sorted(self.causes.items(), key=lambda kv: -kv[1][0]):
+            print(f"{cause:34} {count:6d} {100 * count / n:5.1f}% {exact:14d}")
+        print(f"coin tracks read wrong without a doubt: {self.silent_coins[0]} scored outright, "
+              f"{self.silent_coins[1]} refused for other doubts")
+        if self.blocking:
+            spread = defaultdict(int)
+            for b in self.blocking:
+                spread[min(b, 5)] += 1
+            print("'?' cells change a number: blocking cells per photo "
+                  + ", ".join(f"{k}{'+' if k == 5 else ''}: {v}" for k, v in sorted(spread.items())))
+            top = sorted(self.changes.items(), key=lambda kv: -kv[1])[:8]
+            print("  blocking changes (guess->alternative): " + ", ".join(f"{k} {v}" for k, v in top))
+            q = np.quantile(self.odds, [0.1, 0.25, 0.5, 0.75, 0.9])
+            print("  probability of the blocking alternative, quantiles 10/25/50/75/90 %: "
+                  + " ".join(f"{v:.3f}" for v in q))
 
 
 if __name__ == "__main__":
