@@ -1,6 +1,6 @@
 """Fit the per-sheet pooling's temperature for one cell net and write it into its manifest.
 
-    python -m models.fit_decode DIR [--sheets 20] [--split eval] [--tier phone] [--write]
+    python -m models.fit_decode DIR [--sheets 20] [--split eval] [--tier phone] [--families F,G] [--write]
 
 :func:`scanner.decode.adapt_to_sheet` adds a cell's look-alikes' log-probabilities to its own, which
 makes it overconfident unless the sum is divided by a temperature; how much depends on the net (how
@@ -122,18 +122,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--wrong", type=float, default=None,
                     help=f"pick the temperature keeping the most cells with at most this share kept but "
                          f"wrong at the product's threshold (e.g. {WRONG_TARGET}) instead of the least NLL")
+    ap.add_argument("--families", default=",".join(ALL_FAMILIES),
+                    help="drawing families fitted on (a leave-one-family-out net: only those it trained on)")
     ap.add_argument("--write", action="store_true", help="store the fitted temperature in the manifest")
     args = ap.parse_args(argv)
+    families = [f.strip() for f in args.families.split(",") if f.strip()]
+    if unknown := sorted(set(families) - set(ALL_FAMILIES)):
+        ap.error(f"unknown families: {', '.join(unknown)}")
     t0 = time.perf_counter()
     sheets = [ds.sheet_inputs(seed, fam, args.split, args.tier, cache=ds.SHEET_CACHE)
-              for fam in ALL_FAMILIES
+              for fam in families
               for seed in ds.family_seeds(args.split, fam, args.sheets, start=FIT_START)]
     models = load_models(args.models)
     found = fit(models, sheets)
     scores = summary(found)
     best, least = pick(scores, args.wrong), pick(scores)
     before = models.cell.temperature.get("adapt")
-    print(f"{len(sheets)} sheets ({args.split} split, {args.tier} tier, every family), "
+    print(f"{len(sheets)} sheets ({args.split} split, {args.tier} tier, {', '.join(families)}), "
           f"{time.perf_counter() - t0:.0f} s")
     print(f"temperature     NLL   kept  kept+wrong (threshold {CONFIDENCE_THRESHOLD})")
     for t, (s, kept, wrong) in scores.items():
@@ -152,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         cell["temperature"]["adapt"] = best
         cell["adapt_fit"] = {
             "command": "python -m models.fit_decode " + " ".join(sys.argv[1:] if argv is None else argv),
-            "split": args.split, "tier": args.tier, "families": list(ALL_FAMILIES),
+            "split": args.split, "tier": args.tier, "families": families,
             "sheets_per_family": args.sheets, "seed_start": FIT_START, "wrong_target": args.wrong,
             "nll": scores[best][0], "kept": scores[best][1], "kept_wrong": scores[best][2],
             "replaced": before,

@@ -107,7 +107,8 @@ def read_coins(models: Models, coin_patches: np.ndarray) -> tuple[np.ndarray, np
 
 
 def read_coin_track(
-    probs: np.ndarray, features: np.ndarray, patches: np.ndarray, *, decode: bool = DECODE_DEFAULT
+    probs: np.ndarray, features: np.ndarray, patches: np.ndarray, *, decode: bool = DECODE_DEFAULT,
+    track_threshold: float = COIN_TRACK_THRESHOLD,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The coin track from the coin net's reading of its 14 coins.
 
@@ -117,6 +118,7 @@ def read_coin_track(
     patches : (14, P, P, 3) the white-balanced coin patches (for :func:`scanner.decode.unseen_marks`).
     decode : read the track as a prefix, by the net's count and the sheet's own together, kinds pooled
         over twin marks; else each coin's most likely class.
+    track_threshold : the track's sureness below which it is doubted (``COIN_TRACK_THRESHOLD``).
 
     Returns
     -------
@@ -145,8 +147,8 @@ def read_coin_track(
         states = decode_coin_track(pooled, count)  # ... and as its twins and it read it together
         sure, confidence = track_sureness(pooled, states, count)
         doubtful = np.zeros(len(states), bool)
-        if sure < COIN_TRACK_THRESHOLD:  # the coins that make it unsure (or, of several half-sure, the least)
-            doubtful = confidence < COIN_TRACK_THRESHOLD
+        if sure < track_threshold:  # the coins that make it unsure (or, of several half-sure, the least)
+            doubtful = confidence < track_threshold
             doubtful[int(np.argmin(confidence))] = True
     # a first "empty" coin darker than the empty ones holds a mark the net missed; a track marked from
     # end to end is the print misread; of twin marks the net reads as different kinds one is misread (the

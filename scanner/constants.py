@@ -258,10 +258,11 @@ COIN_TRACK_THRESHOLD = 0.85
 """A decoded coin track is doubted when the probability of its (filled, crossed) numbers is below this
 (:func:`scanner.decode.track_sureness`, the count by the net and by the sheet's own coins together,
 :func:`scanner.decode.both_counts`), instead of when any one coin is below ``COIN_THRESHOLD``. Fitted on
-480 eval-split phone photos apart from ``eval_families``' (``family_seeds('eval', f, 20, start=1000)``
-and ``family_seeds('eval', f, 60, start=3000)``): tracks right and clear / wrong and clear 267 / 11 with
-the per-coin threshold; by the track 310 / 10 at 0.8, 297 / 7 at 0.85, 280 / 7 at 0.88, 273 / 7 at 0.9,
-261 / 6 at 0.93."""
+480 eval-split phone photos apart from ``eval_families``' (``benchmarks/eval_coin_tracks.py``: 360
+photos from family seed 3000, and ``--start 1000 --sheets 20 --key 10849a456f73``): tracks right and
+clear / wrong and clear were 267 / 11 with the per-coin threshold; by the track 310 / 10 at 0.8,
+297 / 7 at 0.85, 280 / 7 at 0.88, 273 / 7 at 0.9, 261 / 6 at 0.93 (each mark's kind then guessed by
+its twins: the same figures)."""
 
 STAR_THRESHOLD = 0.9
 """Without per-sheet decoding, a star (hero hit marking) is reported when its calibrated probability

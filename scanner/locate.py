@@ -30,6 +30,8 @@ from scanner.constants import (
     COMB_SCALE_RANGE,
     FRAME_MIN_SHARE,
     GRID_CLEARANCE,
+    MAX_CANDIDATES,
+    MIN_CANDIDATE_AREA,
     MIN_CELL_PX,
     NEAR_EDGE,
     NESTED_GRID_RATIO,
@@ -40,7 +42,6 @@ from scanner.constants import (
     SHIFT_PRINT_MARGIN,
     SHIFT_REACH,
     SIDE_DOUBT,
-    SMALL_CANDIDATE_AREA,
     TURN_DOUBT,
     VERIFY_PAD,
     VERIFY_PPC,
@@ -58,7 +59,15 @@ from scanner.gridlines import (
     warp_from,
 )
 from scanner.orient import decide, landmark_scores, min_channel
-from scanner.quads import candidate_quads, downscale, grids_in_page, page_like, paper_quads
+from scanner.quads import (
+    brighter_quads,
+    candidate_quads,
+    downscale,
+    grids_in_page,
+    outline_quads,
+    page_like,
+    paper_blobs,
+)
 from scanner.rectify import apply_h, canon_size, grid_homography
 
 N = SIZE
@@ -185,7 +194,8 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
     grey = min_channel(small)
     emit(debug, "locate_small", small)
     quads, touching, alternates, smaller = candidate_quads(grey, debug=debug)
-    papers = paper_quads(grey)  # the second guesses' and the second-sheet search's
+    blobs = paper_blobs(grey)
+    papers = outline_quads(blobs)  # the second guesses' and the second-sheet search's
     pyramid = [grey]
     while len(pyramid) < 3 and min(pyramid[-1].shape) >= 4 * canon_size(VERIFY_PPC, VERIFY_PAD) // 3:
         pyramid.append(cv2.pyrDown(pyramid[-1]))
@@ -237,10 +247,15 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
     # border) is found through its page; pages apart from every grid found are asked, so that a
     # second sheet is never left out in silence
     grids = [_grid_quad(f.h) for f in fits] + claimed
-    fits += _sheets_in_pages(pyramid, missed + papers, grids)
+    # (a paper blob away from them is thresholded again among its own pixels: a pale card lying
+    # against a page may have joined it at the whole photo's threshold)
+    brighter = brighter_quads(grey, [b for b in blobs if clear_of(b[0], grids)])
+    fits += _sheets_in_pages(pyramid, missed + papers + brighter, grids)
     # a sheet far from the camera (one of a table's sheets) has an outline smaller than any
     # candidate: outlines away from every sheet found (its page, its cut grid) are asked too
-    fits += _small_grids(pyramid, smaller, [_sheet_reach(f.h) for f in fits] + claimed)
+    reach = [_sheet_reach(f.h) for f in fits] + claimed
+    away = [o for o in smaller if clear_of(o[0], reach)][:MAX_CANDIDATES]
+    fits += _small_grids(pyramid, outline_quads(away))
     if not fits:
         if partial:
             return Failure("cut_off", "an 11x11 grid runs past the photo's edge; include the whole grid")
@@ -448,21 +463,35 @@ def lying_apart(quads: list[np.ndarray], grids: list[np.ndarray]) -> list[np.nda
         dropped; in the given order.
     """
     out: list[np.ndarray] = []
-    boxes = [g.astype(np.float32) for g in grids]
     for quad in quads:
         q = np.asarray(quad, dtype=np.float32).reshape(4, 2)
         area = float(cv2.contourArea(q))
-        if area <= 0.0 or not cv2.isContourConvex(q):
-            continue
-        if any(
-            cv2.intersectConvexConvex(q, g)[0] > SHEETS_OVERLAP * min(area, float(cv2.contourArea(g)))
-            for g in boxes
-        ):
+        if area <= 0.0 or not cv2.isContourConvex(q) or not clear_of(q, grids):
             continue
         if any(np.abs(q - o).max() < 0.01 * np.sqrt(area) for o in out):
             continue
         out.append(q.astype(np.float64))
     return out
+
+
+def clear_of(poly: np.ndarray, regions: list[np.ndarray]) -> bool:
+    """Whether a convex polygon covers at most :data:`SHEETS_OVERLAP` of each convex region and of
+    itself (it may hold another sheet than theirs).
+
+    Parameters
+    ----------
+    poly : (n, 2) or (n, 1, 2) array
+        A convex polygon (a quad, a contour's hull) in photo px.
+    regions : list of (m, 2) arrays
+        Convex polygons in the same px (grids found, the reach of their pages).
+    """
+    p = np.asarray(poly, dtype=np.float32).reshape(-1, 1, 2)
+    area = float(cv2.contourArea(p))
+    for region in regions:
+        r = np.asarray(region, dtype=np.float32).reshape(-1, 1, 2)
+        if cv2.intersectConvexConvex(p, r)[0] > SHEETS_OVERLAP * min(area, float(cv2.contourArea(r))):
+            return False
+    return True
 
 
 def _sheets_in_pages(
@@ -475,8 +504,10 @@ def _sheets_in_pages(
     for quad in lying_apart(quads, grids):
         fit = verify_candidate(pyramid, quad, scale_range=COMB_PARTIAL_RANGE)
         for inner in [] if isinstance(fit, GridFit) or not page_like(quad) else grids_in_page(quad):
-            if cv2.contourArea(inner.astype(np.float32)) < SMALL_CANDIDATE_AREA * pyramid[0].size:
-                continue  # a grid smaller than any candidate is asked for: no sheet
+            if cv2.contourArea(inner.astype(np.float32)) < MIN_CANDIDATE_AREA * pyramid[0].size:
+                # a grid smaller than a candidate is none a page's layout puts in a card (a card
+                # with lines printed on it passed for one); a small sheet's own outline may be
+                continue
             fit = verify_candidate(pyramid, inner)
             if isinstance(fit, GridFit):
                 break
@@ -485,11 +516,9 @@ def _sheets_in_pages(
     return out
 
 
-def _small_grids(
-    pyramid: list[np.ndarray], smaller: list[np.ndarray], sheets: list[np.ndarray]
-) -> list[GridFit]:
-    # The small outlines (candidate_quads) lying apart from every sheet found that verify as grids.
-    fits = (verify_candidate(pyramid, quad) for quad in lying_apart(smaller, sheets))
+def _small_grids(pyramid: list[np.ndarray], quads: list[np.ndarray]) -> list[GridFit]:
+    # The small outlines (candidate_quads) that verify as grids, near-duplicates asked once.
+    fits = (verify_candidate(pyramid, quad) for quad in lying_apart(quads, []))
     return [fit for fit in fits if isinstance(fit, GridFit)]
 
 

@@ -48,9 +48,13 @@ def downscale(image: np.ndarray, long_side: int = LOCATE_SIDE) -> tuple[np.ndarr
     return small, w / full_w
 
 
+Outline = tuple[np.ndarray, np.ndarray]
+"""A contour's convex hull and the contour itself (cv2 point arrays)."""
+
+
 def candidate_quads(
     grey: np.ndarray, *, debug: DebugSink | None = None
-) -> tuple[list[np.ndarray], list[bool], list[np.ndarray], list[np.ndarray]]:
+) -> tuple[list[np.ndarray], list[bool], list[np.ndarray], list[Outline]]:
     """Quadrilaterals that might bound the grid, largest first.
 
     Returns
@@ -62,10 +66,10 @@ def candidate_quads(
     alternates : list of (4, 2) float arrays
         Second guesses for the largest outlines (quads through other choices of four hull sides),
         for when a drawing joined to the frame (a banner, a pencil) hides a side.
-    small : list of (4, 2) float arrays
+    small : list of Outline
         Outlines clear of the photo's edge between :data:`SMALL_CANDIDATE_AREA` and
         :data:`MIN_CANDIDATE_AREA`, largest first: a sheet far from the camera (one of a table's
-        sheets), asked only away from the sheets found.
+        sheets), asked only away from the sheets found; :func:`outline_quads` makes them quads.
     """
     h, w = grey.shape
     binary = dark_lines(grey)
@@ -114,62 +118,62 @@ def candidate_quads(
     hulls.sort(key=lambda t: -t[0])
     alternates = [q for _, hull in hulls[:ALTERNATE_OUTLINES] for q in _side_choices(hull)]
     small.sort(key=lambda t: -t[0])
-    smaller = [
-        order_clockwise(quad)
-        for _, hull, cnt in small[:MAX_CANDIDATES]
-        if (quad := _hull_to_quad(hull, cnt)) is not None
-    ]
+    smaller = [(hull, cnt) for _, hull, cnt in small]
     return [q for _, q, _ in found], [t for _, _, t in found], alternates, smaller
+
+
+def outline_quads(outlines: list[Outline]) -> list[np.ndarray]:
+    """The quads of outlines (hull, contour) that make one, in photo order (:func:`order_clockwise`)."""
+    return [order_clockwise(q) for hull, cnt in outlines if (q := _hull_to_quad(hull, cnt)) is not None]
+
+
+def paper_blobs(grey: np.ndarray) -> list[Outline]:
+    """The two brightest large blobs (the paper on a darker table), largest first, as outlines."""
+    h, w = grey.shape
+    _, bright = cv2.threshold(cv2.GaussianBlur(grey, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return _bright_blobs(bright, 2, 2 * MIN_CANDIDATE_AREA * h * w)
 
 
 def paper_quads(grey: np.ndarray) -> list[np.ndarray]:
     """Outlines of the brightest large blobs (the paper on a darker table), as quads, largest first.
 
-    The grid inside is 11 of the page's 13.6 x 19.2 cells, so these need the wide comb range.  Each
-    blob is thresholded again among its own pixels: in a photo of two sheets the other page sets the
-    whole photo's threshold, and a pale card lying against a page joins it there; the quads of these
-    brighter outlines follow those of the whole photo where they differ.
+    The grid inside is 11 of the page's 13.6 x 19.2 cells, so these need the wide comb range.
+    """
+    return outline_quads(paper_blobs(grey))
+
+
+def brighter_quads(grey: np.ndarray, blobs: list[Outline]) -> list[np.ndarray]:
+    """The quads of paper blobs thresholded again among their own pixels.
+
+    In a photo of two sheets the other page sets the whole photo's threshold, and a pale card lying
+    against a page joins it there (A_printfriendly#8 in ``eval_crops``); among the blob's own pixels
+    the page alone is bright.
     """
     h, w = grey.shape
     least = 2 * MIN_CANDIDATE_AREA * h * w
-    blurred = cv2.GaussianBlur(grey, (5, 5), 0)
-    _, bright = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    out = _bright_quads(bright, 2, least)
-    brighter: list[np.ndarray] = []
-    for blob in _bright_blobs(bright, 2, least):
-        x, y, bw, bh = cv2.boundingRect(blob)
+    out = []
+    for hull, blob in blobs:
+        x, y, bw, bh = cv2.boundingRect(hull)
         inside = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(inside, [blob - np.array([x, y])], -1, 255, -1)
-        crop = blurred[y : y + bh, x : x + bw]
+        crop = cv2.GaussianBlur(grey[y : y + bh, x : x + bw], (5, 5), 0)
         level, _ = cv2.threshold(crop[inside > 0], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         mask = np.where((crop > level) & (inside > 0), np.uint8(255), np.uint8(0))
-        for q in _bright_quads(mask, 1, least):
-            q = q + np.array([x, y])
-            if not any(np.abs(q - o).max() < 0.01 * max(h, w) for o in out + brighter):
-                brighter.append(q)
-    return out + brighter
+        out += [q + np.array([x, y]) for q in outline_quads(_bright_blobs(mask, 1, least))]
+    return out
 
 
-def _bright_blobs(bright: np.ndarray, count: int, least: float) -> list[np.ndarray]:
-    # The outer contours of the `count` largest blobs of a binary mask (gaps closed) whose hulls
-    # reach `least` px, largest first.
+def _bright_blobs(bright: np.ndarray, count: int, least: float) -> list[Outline]:
+    # The `count` largest blobs of a binary mask (gaps closed) whose hulls reach `least` px, as
+    # outlines, largest first.
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
     contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     out = []
     for cnt in sorted(contours, key=cv2.contourArea, reverse=True)[:count]:
-        if cv2.contourArea(cv2.convexHull(cnt)) < least:
+        hull = cv2.convexHull(cnt)
+        if cv2.contourArea(hull) < least:
             break
-        out.append(cnt)
-    return out
-
-
-def _bright_quads(bright: np.ndarray, count: int, least: float) -> list[np.ndarray]:
-    # The quads of _bright_blobs.
-    out = []
-    for cnt in _bright_blobs(bright, count, least):
-        quad = _hull_to_quad(cv2.convexHull(cnt), cnt)
-        if quad is not None:
-            out.append(order_clockwise(quad))
+        out.append((hull, cnt))
     return out
 
 

@@ -244,6 +244,15 @@ def test_fit_decode_scores_calibration_and_coverage() -> None:
     assert choose(scores, 0.002) == 1.0 and choose(scores, 0.0005) == 1.2 and choose(scores, 0.01) == 0.8
 
 
+def test_fit_decode_refuses_unknown_families(capsys: pytest.CaptureFixture[str]) -> None:
+    """A leave-one-family-out fit names its families; a misspelt one stops before any sheet is read."""
+    from models.fit_decode import main
+
+    with pytest.raises(SystemExit):
+        main(["models", "--families", "graphite,pencil"])
+    assert "unknown families: pencil" in capsys.readouterr().err
+
+
 def test_log_prior_shift_lowers_its_class(tmp_path: Path, rendered: Rendered) -> None:
     """``log_prior_shift`` (a repeated class's prior undone) is added to the tempered logits."""
     from scanner.classify import classify_cells

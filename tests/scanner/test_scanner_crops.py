@@ -238,11 +238,11 @@ def _any_turn_error(found: np.ndarray, truth: np.ndarray) -> float:
     return min(_cell_error(np.roll(found, k, axis=0), truth) for k in range(4))
 
 
-def test_paper_quads_keep_a_page_apart_from_a_pale_card_against_it() -> None:
+def test_brighter_quads_keep_a_page_apart_from_a_pale_card_against_it() -> None:
     # seen in eval_crops (A_printfriendly#8+#9): beside a second, larger page the whole photo's
     # threshold let a pale card lying against the first page join it, and the page's outline ran
     # round the card; thresholded on its own surroundings the page comes out alone
-    from scanner.quads import paper_quads
+    from scanner.quads import brighter_quads, paper_blobs, paper_quads
 
     rng = np.random.default_rng(3)
     grey = rng.integers(20, 110, (720, 960)).astype(np.uint8)  # a busy table
@@ -251,7 +251,8 @@ def test_paper_quads_keep_a_page_apart_from_a_pale_card_against_it() -> None:
     cv2.fillConvexPoly(grey, card, 165)
     cv2.fillConvexPoly(grey, page, 250)
     cv2.fillConvexPoly(grey, np.array([[500, 40], [930, 40], [930, 690], [500, 690]], np.int32), 250)
-    quads = paper_quads(grey)
+    assert min(float(np.abs(q - page).max()) for q in paper_quads(grey)) > 30.0  # the card joined
+    quads = brighter_quads(grey, paper_blobs(grey))
     assert min(float(np.abs(q - page).max()) for q in quads) < 6.0, quads
 
 
@@ -312,3 +313,14 @@ def test_a_sheet_alone_is_not_called_two_through_its_coin_box() -> None:
     assert isinstance(each, tuple) and len(each) == 1, each
     truth = s.crossings[[0, 0, N, N], [0, N, N, 0]]
     assert _cell_error(each[0].corners, truth) < 0.15
+
+
+def test_a_card_with_printed_lines_is_no_second_sheet() -> None:
+    # seen in bench_scanner (phone#39): a card on the table, page-shaped with lines printed on it,
+    # held a grid the page layout put in it, smaller than any candidate, and it passed for a sheet
+    from models.synth.generate import make_sample
+
+    s = make_sample(39, tier="phone", split="eval")
+    each = locate_sheets(s.image)
+    assert isinstance(each, tuple) and len(each) == 1, each
+    assert _cell_error(each[0].corners, s.corners) < 0.15

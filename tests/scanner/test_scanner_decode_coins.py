@@ -387,3 +387,13 @@ def test_suffix_medians_are_numpys(count: int, dtype: type) -> None:
     got = _suffix_medians(values)
     assert got.dtype == values.dtype
     assert np.array_equal(got, np.stack([np.median(values[n:], axis=0) for n in range(count)]))
+
+
+def test_the_track_threshold_decides_the_doubt() -> None:
+    probs = _probs((0.0, 0.92, 0.08), (0.0, 0.92, 0.08), (0.0, 0.92, 0.08))
+    unlike = np.eye(8)[[0, 3, 4] + [1] * 11] + 0.0
+    _, conf, doubted = classify.read_coin_track(probs, unlike, _track(3))
+    sure = float(np.prod(conf[:3]))  # the count is sure: the track's sureness is its kinds'
+    _, _, lenient = classify.read_coin_track(probs, unlike, _track(3), track_threshold=0.9 * sure)
+    _, _, strict = classify.read_coin_track(probs, unlike, _track(3), track_threshold=1.1 * sure)
+    assert doubted.any() and strict.any() and not lenient.any()
