@@ -9,6 +9,11 @@ once, then turned into pencil strokes in one of three ways a hand would draw it:
 - ``outline``: around its outline (a hollow drawing of a solid icon),
 - ``solid``: its outline, then the inside filled with dense hatching.
 
+A font draws exact outlines; a player sketches. A share of the training split's glyph looks
+(:data:`SKETCH_SHARE`) is therefore drawn ``sketched`` (:func:`sketch_strokes`, anew in every cell):
+corners cut, lines wobbling, strokes left out or cut short, loops left open or run past their start,
+line ends overshooting. The eval and params splits never draw it, so their renders are unchanged.
+
 The fonts are installed for training only (``models/synth/fetch_glyph_fonts.sh``); inference never
 needs them, and a missing font only narrows the catalogue.
 """
@@ -35,6 +40,21 @@ LINE_ICON = 0.09
 #: Spacing of the hatching that fills a ``solid`` glyph, pixels of the rasterised glyph.
 SOLID_SPACING = 3.0
 MODES = ("stroke", "outline", "solid")
+#: Share of the training split's glyph looks drawn sketched (:func:`sketch_strokes`).
+SKETCH_SHARE = 0.5
+#: Tolerance range for cutting corners (cv2.approxPolyDP), cell units.
+SKETCH_SIMPLIFY = (0.004, 0.03)
+#: Amplitude range of the low-frequency wobble of a line, cell units, and its wavelength range.
+SKETCH_WOBBLE = (0.003, 0.01)
+SKETCH_WAVELENGTH = (0.2, 0.6)
+#: Amplitude of the smooth warp of the whole drawing (proportions a hand gets a little wrong), cell units.
+SKETCH_WARP = 0.03
+#: Chance that a stroke is left out, and the largest share of a stroke's length cut from an end.
+SKETCH_DROP = 0.12
+SKETCH_SHORTEN = 0.15
+#: Largest overshoot past a line end (and past a loop's start), cell units.
+SKETCH_OVERSHOOT = 0.035
+_SKETCHED = ":sketch"
 #: Name suffixes that mark a weight of the same design (``tree-fill`` is a ``tree``).
 _SUFFIXES = ("-filled", "-fill", "-outline", "-line")
 #: ``.class:before { content: "\\e001" }``; some stylesheets write the character itself, in either quotes.
@@ -192,25 +212,122 @@ def glyph_strokes(key: str, mode: str) -> tuple[Path2, ...]:
     return tuple(_to_cell(paths, mask.shape))
 
 
-def icon_key(key: str, mode: str) -> str:
-    """The icon variant name a :class:`~models.synth.style.TerrainLook` carries for a glyph."""
-    return f"glyph:{key}:{mode}"
+def _resample(p: Path2, step: float) -> tuple[Path2, np.ndarray]:
+    """Points every ``step`` along polyline ``p`` (its corners kept), with their arc lengths."""
+    seg = np.hypot(*np.diff(p, axis=0).T)
+    s = np.r_[0.0, np.cumsum(seg)]
+    t = np.union1d(np.arange(0.0, s[-1], step), s)
+    return np.column_stack([np.interp(t, s, p[:, 0]), np.interp(t, s, p[:, 1])]), t
+
+
+def _cut(p: Path2, t: np.ndarray, a: float, b: float) -> Path2:
+    """The stretch of polyline ``p`` (arc lengths ``t``) between arc lengths ``a`` < ``b``."""
+    keep = (t > a) & (t < b)
+    ends = [np.array([[np.interp(x, t, p[:, 0]), np.interp(x, t, p[:, 1])]]) for x in (a, b)]
+    return np.vstack([ends[0], p[keep], ends[1]])
+
+
+def _sketch_one(p: Path2, rng: np.random.Generator, eps: float, amp: float) -> Path2:
+    """One stroke redrawn by hand: corners cut, loop opened, ends cut or run on, a low wobble."""
+    closed = len(p) > 3 and bool(np.allclose(p[0], p[-1]))
+    if closed:  # a hand starts a loop anywhere, and rarely meets its start exactly
+        p = np.roll(p[:-1], -int(rng.integers(len(p) - 1)), axis=0)
+        p = np.vstack([p, p[:1]])
+    p = cv2.approxPolyDP(p.astype(np.float32).reshape(-1, 1, 2), eps, False).reshape(-1, 2).astype(np.float64)
+    pts, t = _resample(p, 0.008)
+    length = float(t[-1])
+    if length < 0.02:
+        return pts
+    if closed:
+        # a loop runs past its start, or stops short of it
+        run = rng.uniform(-0.5, 1.0) * SKETCH_OVERSHOOT
+        if run > 0:
+            more = _cut(pts, t, 0.0, min(run, length * 0.5))
+            pts, t = _resample(np.vstack([pts, more[1:]]), 0.008)
+        else:
+            pts = _cut(pts, t, 0.0, length + run)
+            pts, t = _resample(pts, 0.008)
+    else:
+        a, b = rng.uniform(0.0, SKETCH_SHORTEN, 2) * length * (rng.random(2) < 0.4)
+        pts = _cut(pts, t, a, length - b)
+        # ends overshoot along their own direction
+        for end, nxt in ((0, 1), (-1, -2)):
+            d = pts[end] - pts[nxt]
+            n = float(np.hypot(*d))
+            if n > 1e-9 and rng.random() < 0.5:
+                tip = pts[end] + d / n * rng.uniform(0.0, SKETCH_OVERSHOOT)
+                pts = np.vstack([pts, tip]) if end == -1 else np.vstack([tip, pts])
+        pts, t = _resample(pts, 0.008)
+    # low-frequency wobble: a smooth drift along the line (two sines each way), no kink at corners
+    off = np.zeros((len(t), 2))
+    for _ in range(2):
+        wl = rng.uniform(*SKETCH_WAVELENGTH, 2)
+        ph = rng.uniform(0, 2 * np.pi, 2)
+        off += amp * rng.uniform(0.3, 1.0, 2) * np.sin(2 * np.pi * t[:, None] / wl + ph)
+    return pts + off
+
+
+def sketch_strokes(paths: list[Path2], rng: np.random.Generator) -> list[Path2]:
+    """Exact strokes (cell-local units) redrawn as a player's quick sketch of them.
+
+    Parameters
+    ----------
+    paths : strokes of one drawing, (N, 2) points in cell units; a stroke whose ends meet is a loop.
+    rng : the randomness of this one drawing (the same seed gives the same sketch).
+
+    Returns
+    -------
+    The sketched strokes: corners cut (cv2.approxPolyDP), each line wobbling at low frequency, the
+    whole drawing warped a little, some strokes left out (never the longest) or cut short, open ends
+    overshooting, loops opened or run past their start.
+    """
+    if not paths:
+        return []
+    eps = rng.uniform(*SKETCH_SIMPLIFY)
+    amp = rng.uniform(*SKETCH_WOBBLE)
+    lengths = [float(np.hypot(*np.diff(p, axis=0).T).sum()) for p in paths]
+    longest = int(np.argmax(lengths))
+    out = []
+    for i, p in enumerate(paths):
+        if i != longest and rng.random() < SKETCH_DROP:
+            continue
+        out.append(_sketch_one(np.asarray(p, np.float64), rng, eps, amp))
+    # a smooth warp of the whole drawing: one low sine each way
+    k = rng.uniform(2.0, 5.0, 2)
+    ph = rng.uniform(0, 2 * np.pi, 2)
+    w = rng.uniform(-1.0, 1.0, 2) * SKETCH_WARP
+    return [
+        np.column_stack([
+            q[:, 0] + w[0] * np.sin(k[0] * q[:, 1] + ph[0]),
+            q[:, 1] + w[1] * np.sin(k[1] * q[:, 0] + ph[1]),
+        ])
+        for q in out
+    ]
+
+
+def icon_key(key: str, mode: str, sketched: bool = False) -> str:
+    """The icon variant name a :class:`~models.synth.style.TerrainLook` carries for a glyph (drawn
+    through :func:`sketch_strokes` when ``sketched``)."""
+    return f"glyph:{key}:{mode}" + (_SKETCHED if sketched else "")
 
 
 def is_glyph(variant: str) -> bool:
     return variant.startswith("glyph:")
 
 
-def glyph_icon(variant: str) -> list[Path2]:
-    """Strokes of an icon variant made by :func:`icon_key`."""
-    _, src, k, name, mode = variant.split(":")
-    return [p.copy() for p in glyph_strokes(f"{src}:{k}:{name}", mode)]
+def glyph_icon(variant: str, rng: np.random.Generator) -> list[Path2]:
+    """Strokes of an icon variant made by :func:`icon_key` (a sketched one drawn anew from ``rng``;
+    ``rng`` is left untouched otherwise)."""
+    _, src, k, name, mode, *sketched = variant.split(":")
+    paths = [p.copy() for p in glyph_strokes(f"{src}:{k}:{name}", mode)]
+    return sketch_strokes(paths, rng) if sketched else paths
 
 
-def pick_glyph(rng: np.random.Generator, terrain: str, half: str) -> str | None:
+def pick_glyph(rng: np.random.Generator, terrain: str, half: str, sketch: bool = False) -> str | None:
     """A random glyph icon variant for ``terrain`` from the sources of ``half`` (None when none is
     installed), with the way this player draws it: line icons mostly along their lines, solid ones
-    outlined or filled in."""
+    outlined or filled in; when ``sketch``, :data:`SKETCH_SHARE` of them sketched (one more draw from
+    ``rng`` only then, so styles drawn without it are unchanged)."""
     keys = catalogue(half).get(terrain, ())
     if not keys:
         return None
@@ -219,7 +336,7 @@ def pick_glyph(rng: np.random.Generator, terrain: str, half: str) -> str | None:
         mode = "stroke" if rng.random() < 0.8 else "outline"
     else:
         mode = "outline" if rng.random() < 0.5 else "solid"
-    return icon_key(key, mode)
+    return icon_key(key, mode, sketch and bool(rng.random() < SKETCH_SHARE))
 
 
-__all__ = ["MODES", "catalogue", "glyph_icon", "glyph_strokes", "is_glyph", "pick_glyph"]
+__all__ = ["MODES", "catalogue", "glyph_icon", "glyph_strokes", "is_glyph", "pick_glyph", "sketch_strokes"]

@@ -442,7 +442,7 @@ def icon_paths(terrain: str, variant: str, rng: np.random.Generator) -> list[Pat
     """Strokes of a terrain icon in cell-local units (roughly inside [0.15, 0.85]); ``glyph:`` variants
     are icon-font designs (:mod:`models.synth.glyphs`)."""
     if is_glyph(variant):
-        return glyph_icon(variant)
+        return glyph_icon(variant, rng)
     more = _MORE_ICONS.get((terrain, variant))
     if more is not None:
         return more(rng)

@@ -131,12 +131,14 @@ def _glyph_look(
     color: tuple[int, int, int],
     hand: Hand,
     val: float,
+    sketch: bool = False,
 ) -> TerrainLook:
     """A terrain drawn as an icon-font design (a built-in icon where the half has no glyph for it), in
-    the hand's graphite or in colour (the usual one or one of this player's own habits)."""
+    the hand's graphite or in colour (the usual one or one of this player's own habits); ``sketch``:
+    the training split, where some glyphs are drawn sketched."""
     from models.synth.glyphs import pick_glyph
 
-    icon = pick_glyph(rng, terrain, pictures) or str(rng.choice(icons))
+    icon = pick_glyph(rng, terrain, pictures, sketch) or str(rng.choice(icons))
     if hand.medium == "marker" or rng.random() < 0.5:
         habits = HABIT_COLORS[terrain]
         if rng.random() < 0.3:
@@ -251,7 +253,7 @@ class DrawStyle:
             if sub == "graphite":
                 look = TerrainLook(None, str(rng.choice(icons)), hand.graphite, False, 1.0, 1.0)
             elif sub == "glyph":
-                look = _glyph_look(rng, t, pictures, icons, color, hand, val)
+                look = _glyph_look(rng, t, pictures, icons, color, hand, val, split == "train")
             elif sub == "color":
                 look = TerrainLook(
                     mode, None, color, False, float(rng.uniform(0.3, 1.0)), float(rng.uniform(0.45, 1.0))
