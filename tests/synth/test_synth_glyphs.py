@@ -3,6 +3,7 @@ default drawing streams untouched."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -108,3 +109,56 @@ def test_family_seed_ranges_are_apart() -> None:
     for i, r in enumerate(ranges):
         assert not r & legacy
         assert all(not r & other for other in ranges[i + 1 :])
+
+
+def _square() -> list[np.ndarray]:
+    loop = np.array([(0.3, 0.3), (0.7, 0.3), (0.7, 0.7), (0.3, 0.7), (0.3, 0.3)])
+    return [loop, np.array([(0.4, 0.5), (0.6, 0.5)]), np.array([(0.5, 0.4), (0.5, 0.45)])]
+
+
+def test_a_sketch_is_fixed_by_its_seed_and_differs_between_seeds() -> None:
+    one = glyphs.sketch_strokes(_square(), np.random.default_rng(5))
+    again = glyphs.sketch_strokes(_square(), np.random.default_rng(5))
+    other = glyphs.sketch_strokes(_square(), np.random.default_rng(6))
+    assert len(one) == len(again) and all(np.array_equal(a, b) for a, b in zip(one, again, strict=True))
+    assert len(one) != len(other) or not all(
+        a.shape == b.shape and np.allclose(a, b) for a, b in zip(one, other, strict=True))
+
+
+def test_a_sketch_stays_near_the_drawing_and_keeps_its_longest_stroke() -> None:
+    from scipy.spatial.distance import cdist
+
+    exact = _square()
+    f = np.linspace(0, 1, 50)[:, None]
+    dense = np.vstack([a + (b - a) * f for e in exact for a, b in pairwise(e)])
+    opened = 0
+    for seed in range(30):
+        out = glyphs.sketch_strokes(exact, np.random.default_rng(seed))
+        assert 1 <= len(out) <= len(exact)
+        pts = np.vstack(out)
+        # every sketched point is close to the exact drawing: a sketch of it, not another picture
+        assert cdist(pts, dense).min(axis=1).max() < 0.08, seed
+        # the loop (the longest stroke) is always drawn: some stroke goes round most of the square
+        spans = [np.ptp(p, axis=0).min() for p in out]
+        assert max(spans) > 0.3, seed
+        loop = out[int(np.argmax(spans))]
+        opened += bool(np.hypot(*(loop[0] - loop[-1])) > 1e-6)
+        # corners are no longer exact: the square's corners are off by some amount
+        assert not np.isclose(cdist(exact[0][:4], pts).min(axis=1), 0).all()
+    assert opened >= 25  # a hand rarely closes a loop exactly where it began
+
+
+def test_only_training_glyph_looks_are_sketched_and_an_exact_glyph_leaves_the_stream_alone() -> None:
+    sketched = {split: 0 for split in ("train", "params", "eval")}
+    for split in sketched:
+        for seed in range(20):
+            style = DrawStyle.random(np.random.default_rng(seed), split, "glyph")
+            sketched[split] += sum(str(look.icon).endswith(":sketch") for look in style.looks.values())
+    assert sketched["params"] == sketched["eval"] == 0 and sketched["train"] >= 20
+    key = glyphs.catalogue("train")["F"][0]
+    rng = np.random.default_rng(1)
+    exact = glyphs.glyph_icon(glyphs.icon_key(key, "outline"), rng)
+    assert rng.random() == np.random.default_rng(1).random()
+    assert all(np.array_equal(a, b) for a, b in zip(exact, glyphs.glyph_strokes(key, "outline"), strict=True))
+    drawn = glyphs.glyph_icon(glyphs.icon_key(key, "outline", True), np.random.default_rng(1))
+    assert drawn and not all(a.shape == b.shape for a, b in zip(drawn, exact, strict=False))
