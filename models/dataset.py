@@ -26,7 +26,7 @@ import numpy as np
 from rules.grid import SIZE
 from rules.sheet import Sheet
 from scanner.constants import TERRAIN_SYMBOLS
-from scanner.nets import white_balance
+from scanner.nets import paper_gain, white_balance
 
 GENERATOR = "models.synth: play.random_game -> paper.render_page -> camera.photograph; scanner.rectify/sample"
 DEFAULT_CACHE = Path(os.environ.get("CARTOSCAN_CACHE", ".cache/patches"))
@@ -248,7 +248,8 @@ def sample_patches(seed: int, split: str, family: str | None = None, tier: str |
     sample = render(seed, split=split, family=family, tier=tier)
     canonical = canonical_of(sample, np.random.default_rng([seed, 77]))
     raw_cells = cell_patches(canonical)
-    cells = white_balance(raw_cells)
+    gain = paper_gain(raw_cells)  # one paper estimate balances the cells, coins and edges alike
+    cells = white_balance(raw_cells, gain=gain)
     sheet = sample.sheet
     keep, terrain, star, ruins, pos = [], [], [], [], []
     for r in range(11):
@@ -261,12 +262,12 @@ def sample_patches(seed: int, split: str, family: str | None = None, tier: str |
             star.append(int((r, c) in sheet.stars))
             ruins.append(int((r, c) in sheet.ruins))
             pos.append(r * 11 + c)
-    coins = white_balance(coin_patches(canonical), raw_cells)
+    coins = white_balance(coin_patches(canonical), gain=gain)
     coin = np.array(sample.coin_states, np.int64)
     strips = edge_strips(canonical)
     edges = np.concatenate([strips.horizontal.reshape(-1, *strips.horizontal.shape[-3:]),
                             strips.vertical.reshape(-1, *strips.vertical.shape[-3:])])
-    edges = white_balance(edges, raw_cells)
+    edges = white_balance(edges, gain=gain)
     edge = np.concatenate([sample.edges_h.ravel(), sample.edges_v.ravel()]).astype(np.int64)
     n, m, k = len(keep), len(coins), len(edges)
     return Patches(
