@@ -128,18 +128,14 @@ def outline_quads(outlines: list[Outline]) -> list[np.ndarray]:
 
 
 def paper_blobs(grey: np.ndarray) -> list[Outline]:
-    """The two brightest large blobs (the paper on a darker table), largest first, as outlines."""
+    """The two brightest large blobs (the paper on a darker table), largest first, as outlines.
+
+    Their quads (:func:`outline_quads`) are pages: the grid inside is 11 of the page's 13.6 x 19.2
+    cells, so they need the wide comb range.
+    """
     h, w = grey.shape
     _, bright = cv2.threshold(cv2.GaussianBlur(grey, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     return _bright_blobs(bright, 2, 2 * MIN_CANDIDATE_AREA * h * w)
-
-
-def paper_quads(grey: np.ndarray) -> list[np.ndarray]:
-    """Outlines of the brightest large blobs (the paper on a darker table), as quads, largest first.
-
-    The grid inside is 11 of the page's 13.6 x 19.2 cells, so these need the wide comb range.
-    """
-    return outline_quads(paper_blobs(grey))
 
 
 def brighter_quads(grey: np.ndarray, blobs: list[Outline]) -> list[np.ndarray]:
