@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 from eval_families import seeds as bench_seeds
@@ -29,7 +28,7 @@ from scanner.classify import read_coin_track, read_coins
 from scanner.constants import COIN_CLASSES
 from scanner.nets import default_models, white_balance
 
-CACHE = Path(".cache/families")
+CACHE = ds.SHEET_CACHE
 
 
 def tracks(families: Sequence[str], seeds_of: dict[str, list[int]], *, split: str, tier: str,

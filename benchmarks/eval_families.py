@@ -64,8 +64,8 @@ def count(x: dict[str, object], models: object, t: dict[str, float]) -> None:
         guess &= top == sym
         exact &= got == sym
         honest &= got in ("?", sym)
-    rest = (reading.coins, reading.spent) == (truth.coins, truth.spent) and reading.stars == truth.stars
     coins_ok = (reading.coins, reading.spent) == (truth.coins, truth.spent)
+    rest = coins_ok and reading.stars == truth.stars
     t["coins_right"] += coins_ok
     t["coins_sure"] += coins_ok and not reading.doubtful_coins
     t["coins_silent"] += not coins_ok and not reading.doubtful_coins

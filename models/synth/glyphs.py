@@ -54,6 +54,8 @@ SKETCH_DROP = 0.12
 SKETCH_SHORTEN = 0.15
 #: Largest overshoot past a line end (and past a loop's start), cell units.
 SKETCH_OVERSHOOT = 0.035
+#: Spacing of the points a sketched line is redrawn through, cell units.
+SKETCH_STEP = 0.008
 _SKETCHED = ":sketch"
 #: Name suffixes that mark a weight of the same design (``tree-fill`` is a ``tree``).
 _SUFFIXES = ("-filled", "-fill", "-outline", "-line")
@@ -234,7 +236,7 @@ def _sketch_one(p: Path2, rng: np.random.Generator, eps: float, amp: float) -> P
         p = np.roll(p[:-1], -int(rng.integers(len(p) - 1)), axis=0)
         p = np.vstack([p, p[:1]])
     p = cv2.approxPolyDP(p.astype(np.float32).reshape(-1, 1, 2), eps, False).reshape(-1, 2).astype(np.float64)
-    pts, t = _resample(p, 0.008)
+    pts, t = _resample(p, SKETCH_STEP)
     length = float(t[-1])
     if length < 0.02:
         return pts
@@ -243,10 +245,10 @@ def _sketch_one(p: Path2, rng: np.random.Generator, eps: float, amp: float) -> P
         run = rng.uniform(-0.5, 1.0) * SKETCH_OVERSHOOT
         if run > 0:
             more = _cut(pts, t, 0.0, min(run, length * 0.5))
-            pts, t = _resample(np.vstack([pts, more[1:]]), 0.008)
+            pts, t = _resample(np.vstack([pts, more[1:]]), SKETCH_STEP)
         else:
             pts = _cut(pts, t, 0.0, length + run)
-            pts, t = _resample(pts, 0.008)
+            pts, t = _resample(pts, SKETCH_STEP)
     else:
         a, b = rng.uniform(0.0, SKETCH_SHORTEN, 2) * length * (rng.random(2) < 0.4)
         pts = _cut(pts, t, a, length - b)
@@ -257,7 +259,7 @@ def _sketch_one(p: Path2, rng: np.random.Generator, eps: float, amp: float) -> P
             if n > 1e-9 and rng.random() < 0.5:
                 tip = pts[end] + d / n * rng.uniform(0.0, SKETCH_OVERSHOOT)
                 pts = np.vstack([pts, tip]) if end == -1 else np.vstack([tip, pts])
-        pts, t = _resample(pts, 0.008)
+        pts, t = _resample(pts, SKETCH_STEP)
     # low-frequency wobble: a smooth drift along the line (two sines each way), no kink at corners
     off = np.zeros((len(t), 2))
     for _ in range(2):
