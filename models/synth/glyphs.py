@@ -14,12 +14,19 @@ A font draws exact outlines; a player sketches. A share of the training split's 
 corners cut, lines wobbling, strokes left out or cut short, loops left open or run past their start,
 line ends overshooting. The eval and params splits never draw it, so their renders are unchanged.
 
-The fonts are installed for training only (``models/synth/fetch_glyph_fonts.sh``); inference never
-needs them, and a missing font only narrows the catalogue.
+Fonts draw what a designer drew. Players' own hands are nearer to the doodles of Google's *Quick, Draw!*
+game (``glyphs.json`` → ``doodles``: trees, houses, rivers, skulls, swords, ... each category a
+hundred drawings by different people, 28 px bitmaps): the training split takes a share of its glyph
+picks (:data:`DOODLE_SHARE`) from them, drawn along their lines like a line icon. The eval and params
+splits never do, so what they measure stays a hand and pictures training never saw.
+
+The fonts and doodles are installed for training only (``models/synth/fetch_glyph_fonts.sh``);
+inference never needs them, and a missing font or doodle file only narrows the catalogue.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -57,6 +64,13 @@ SKETCH_OVERSHOOT = 0.035
 #: Spacing of the points a sketched line is redrawn through, cell units.
 SKETCH_STEP = 0.008
 _SKETCHED = ":sketch"
+#: Share of the training split's glyph picks taken from the doodles (when installed).
+DOODLE_SHARE = 0.5
+#: Side of a doodle bitmap, pixels; its upscaling before tracing; the ink level counted as line.
+DOODLE_PX = 28
+DOODLE_UPSCALE = 2
+DOODLE_LEVEL = 0.25
+_DOODLE_SOURCE = "quickdraw"
 #: Name suffixes that mark a weight of the same design (``tree-fill`` is a ``tree``).
 _SUFFIXES = ("-filled", "-fill", "-outline", "-line")
 #: ``.class:before { content: "\\e001" }``; some stylesheets write the character itself, in either quotes.
@@ -129,22 +143,49 @@ def catalogue(half: str) -> dict[str, tuple[str, ...]]:
 
 
 @cache
+def doodle_bitmaps(category: str) -> np.ndarray:
+    """The doodles of one *Quick, Draw!* category: (N, 28, 28) float ink in [0, 1] (none: (0, 28, 28))."""
+    path = _resolve(sources()["doodles"]["path"]) / f"{category}.ndjson.gz"
+    if not path.is_file():
+        return np.zeros((0, DOODLE_PX, DOODLE_PX), np.float32)
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    return np.asarray(rows, np.float32).reshape(-1, DOODLE_PX, DOODLE_PX)
+
+
+@cache
+def doodle_catalogue() -> dict[str, tuple[str, ...]]:
+    """Terrain symbol -> doodle keys (``quickdraw:category:index``) of the installed categories."""
+    terrains = sources()["doodles"]["terrains"]
+    return {t: tuple(f"{_DOODLE_SOURCE}:{c}:{i}" for c in cats for i in range(len(doodle_bitmaps(c))))
+            for t, cats in terrains.items()}
+
+
+def _crop(mask: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(mask)
+    if not len(xs):
+        return np.zeros((1, 1), bool)
+    return np.pad(mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1], 2)
+
+
+@cache
 def glyph_mask(key: str) -> np.ndarray:
-    """The glyph ``source:font:name`` rasterised: a bool mask cropped to its ink (about GLYPH_PX tall)."""
+    """The glyph ``source:font:name`` rasterised (a doodle ``quickdraw:category:index`` upscaled): a
+    bool mask cropped to its ink (about GLYPH_PX tall)."""
     from PIL import Image, ImageDraw, ImageFont
 
     src, k, name = key.split(":")
+    if src == _DOODLE_SOURCE:
+        ink = doodle_bitmaps(k)[int(name)]
+        big = cv2.resize(ink, None, fx=DOODLE_UPSCALE, fy=DOODLE_UPSCALE, interpolation=cv2.INTER_LINEAR)
+        return _crop(big > DOODLE_LEVEL)
     font_spec, css_spec, *prefix = sources()["sources"][src]["fonts"][int(k)]
     code = _codepoints(_resolve(css_spec), *prefix)[name]
     font = ImageFont.truetype(str(_resolve(font_spec)), GLYPH_PX)
     size = 2 * GLYPH_PX
     img = Image.new("L", (size, size), 0)
     ImageDraw.Draw(img).text((size // 2, size // 2), chr(code), fill=255, font=font, anchor="mm")
-    mask = np.asarray(img) > 127
-    ys, xs = np.nonzero(mask)
-    if not len(xs):
-        return np.zeros((1, 1), bool)
-    return np.pad(mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1], 2)
+    return _crop(np.asarray(img) > 127)
 
 
 def is_line_icon(key: str) -> bool:
@@ -329,16 +370,20 @@ def pick_glyph(rng: np.random.Generator, terrain: str, half: str, sketch: bool =
     """A random glyph icon variant for ``terrain`` from the sources of ``half`` (None when none is
     installed), with the way this player draws it: line icons mostly along their lines, solid ones
     outlined or filled in; when ``sketch``, :data:`SKETCH_SHARE` of them sketched (one more draw from
-    ``rng`` only then, so styles drawn without it are unchanged)."""
+    ``rng`` only then, so styles drawn without it are unchanged); when ``sketch`` and doodles are
+    installed, :data:`DOODLE_SHARE` of the picks are doodles (one more draw, likewise)."""
     keys = catalogue(half).get(terrain, ())
+    doodles = doodle_catalogue().get(terrain, ()) if sketch else ()
+    if doodles and (not keys or rng.random() < DOODLE_SHARE):
+        keys = doodles
     if not keys:
         return None
     key = str(keys[int(rng.integers(len(keys)))])
-    if is_line_icon(key):
+    if key.startswith(_DOODLE_SOURCE + ":") or is_line_icon(key):  # a doodle is lines, however crossed
         mode = "stroke" if rng.random() < 0.8 else "outline"
     else:
         mode = "outline" if rng.random() < 0.5 else "solid"
     return icon_key(key, mode, sketch and bool(rng.random() < SKETCH_SHARE))
 
 
-__all__ = ["MODES", "catalogue", "glyph_icon", "glyph_strokes", "is_glyph", "pick_glyph", "sketch_strokes"]
+__all__ = ["MODES", "catalogue", "doodle_bitmaps", "doodle_catalogue", "glyph_icon", "glyph_strokes", "is_glyph", "pick_glyph", "sketch_strokes"]
