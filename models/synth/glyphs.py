@@ -386,4 +386,5 @@ def pick_glyph(rng: np.random.Generator, terrain: str, half: str, sketch: bool =
     return icon_key(key, mode, sketch and bool(rng.random() < SKETCH_SHARE))
 
 
-__all__ = ["MODES", "catalogue", "doodle_bitmaps", "doodle_catalogue", "glyph_icon", "glyph_strokes", "is_glyph", "pick_glyph", "sketch_strokes"]
+__all__ = ["MODES", "catalogue", "doodle_bitmaps", "doodle_catalogue", "glyph_icon", "glyph_strokes",
+           "is_glyph", "pick_glyph", "sketch_strokes"]

@@ -88,6 +88,8 @@ def test_solid_glyphs_add_hatching_to_the_outline() -> None:
 def test_a_glyph_style_draws_glyphs_of_its_own_half() -> None:
     for split, half in (("train", "train"), ("params", "train"), ("eval", "eval")):
         sources = {s for s, info in glyphs.sources()["sources"].items() if info["half"] == half}
+        if split == "train":  # the doodles: the training split's own (never params)
+            sources.add("quickdraw")
         for seed in range(10):
             style = DrawStyle.random(np.random.default_rng(seed), split, "glyph")
             for t, look in style.looks.items():
@@ -162,3 +164,29 @@ def test_only_training_glyph_looks_are_sketched_and_an_exact_glyph_leaves_the_st
     assert all(np.array_equal(a, b) for a, b in zip(exact, glyphs.glyph_strokes(key, "outline"), strict=True))
     drawn = glyphs.glyph_icon(glyphs.icon_key(key, "outline", True), np.random.default_rng(1))
     assert drawn and not all(a.shape == b.shape for a, b in zip(drawn, exact, strict=False))
+
+
+def test_doodles_are_installed_for_every_terrain_and_traced_inside_their_cell() -> None:
+    doodles = glyphs.doodle_catalogue()
+    assert set(doodles) == set(TERRAINS)
+    for t in TERRAINS:
+        assert len(doodles[t]) >= 100, t  # a hundred drawings per installed category
+        key = doodles[t][len(doodles[t]) // 2]
+        assert 0 < glyphs.glyph_mask(key).mean() < 0.6, key  # lines, neither blank nor a blob
+        pts = np.vstack(glyphs.glyph_strokes(key, "stroke"))
+        assert pts.min() >= 0.1 and pts.max() <= 0.9, key
+
+
+def test_doodles_belong_to_the_training_split_only() -> None:
+    def doodled(split: str) -> int:
+        return sum(str(look.icon).startswith("glyph:quickdraw:")
+                   for seed in range(30)
+                   for look in DrawStyle.random(np.random.default_rng(seed), split, "glyph").looks.values())
+
+    assert doodled("eval") == doodled("params") == 0
+    assert doodled("train") >= 30  # about half of 180 looks; each is drawn like the others
+    styles = (DrawStyle.random(np.random.default_rng(seed), "train", "glyph") for seed in range(30))
+    style = next(s for s in styles
+                 if any(str(lk.icon).startswith("glyph:quickdraw:") for lk in s.looks.values()))
+    for t, look in style.looks.items():
+        assert icon_paths(t, str(look.icon), np.random.default_rng(0))
