@@ -16,9 +16,11 @@ line ends overshooting. The eval and params splits never draw it, so their rende
 
 Fonts draw what a designer drew. Players' own hands are nearer to the doodles of Google's *Quick, Draw!*
 game (``glyphs.json`` → ``doodles``: trees, houses, rivers, skulls, swords, ... each category a
-hundred drawings by different people, 28 px bitmaps): the training split takes a share of its glyph
-picks (:data:`DOODLE_SHARE`) from them, drawn along their lines like a line icon. The eval and params
-splits never do, so what they measure stays a hand and pictures training never saw.
+hundred drawings by different people, 28 px bitmaps), drawn along their lines like a line icon. The
+first :data:`DOODLE_TRAIN` drawings of a category are the training pictures, the rest held out: the
+``doodle`` drawing family (:func:`pick_doodle`) draws every terrain as a doodle of its half, and the
+training split's glyph family takes a share of its picks (:data:`DOODLE_SHARE`) from the training
+doodles. The glyph family's eval and params renders never draw one, so they are unchanged.
 
 The fonts and doodles are installed for training only (``models/synth/fetch_glyph_fonts.sh``);
 inference never needs them, and a missing font or doodle file only narrows the catalogue.
@@ -66,6 +68,8 @@ SKETCH_STEP = 0.008
 _SKETCHED = ":sketch"
 #: Share of the training split's glyph picks taken from the doodles (when installed).
 DOODLE_SHARE = 0.5
+#: Drawings of each category that are training pictures; the rest are the held-out pictures.
+DOODLE_TRAIN = 80
 #: Side of a doodle bitmap, pixels; its upscaling before tracing; the ink level counted as line.
 DOODLE_PX = 28
 DOODLE_UPSCALE = 2
@@ -154,11 +158,27 @@ def doodle_bitmaps(category: str) -> np.ndarray:
 
 
 @cache
-def doodle_catalogue() -> dict[str, tuple[str, ...]]:
-    """Terrain symbol -> doodle keys (``quickdraw:category:index``) of the installed categories."""
+def doodle_catalogue(half: str = "train") -> dict[str, tuple[str, ...]]:
+    """Terrain symbol -> doodle keys (``quickdraw:category:index``) of the installed categories, the
+    training pictures (``half="train"``: the first :data:`DOODLE_TRAIN` of each category) or the
+    held-out ones (``"eval"``)."""
     terrains = sources()["doodles"]["terrains"]
-    return {t: tuple(f"{_DOODLE_SOURCE}:{c}:{i}" for c in cats for i in range(len(doodle_bitmaps(c))))
+
+    def drawings(category: str) -> range:
+        n = len(doodle_bitmaps(category))
+        return range(min(n, DOODLE_TRAIN)) if half == "train" else range(DOODLE_TRAIN, n)
+
+    return {t: tuple(f"{_DOODLE_SOURCE}:{c}:{i}" for c in cats for i in drawings(c))
             for t, cats in terrains.items()}
+
+
+def pick_doodle(rng: np.random.Generator, terrain: str, half: str) -> str | None:
+    """A random doodle of ``terrain`` from the pictures of ``half`` as an icon variant, drawn along
+    its lines (None when no doodle is installed)."""
+    keys = doodle_catalogue(half).get(terrain, ())
+    if not keys:
+        return None
+    return icon_key(str(keys[int(rng.integers(len(keys)))]), "stroke")
 
 
 def _crop(mask: np.ndarray) -> np.ndarray:
@@ -373,7 +393,7 @@ def pick_glyph(rng: np.random.Generator, terrain: str, half: str, sketch: bool =
     ``rng`` only then, so styles drawn without it are unchanged); when ``sketch`` and doodles are
     installed, :data:`DOODLE_SHARE` of the picks are doodles (one more draw, likewise)."""
     keys = catalogue(half).get(terrain, ())
-    doodles = doodle_catalogue().get(terrain, ()) if sketch else ()
+    doodles = doodle_catalogue("train").get(terrain, ()) if sketch else ()
     if doodles and (not keys or rng.random() < DOODLE_SHARE):
         keys = doodles
     if not keys:
@@ -387,4 +407,4 @@ def pick_glyph(rng: np.random.Generator, terrain: str, half: str, sketch: bool =
 
 
 __all__ = ["MODES", "catalogue", "doodle_bitmaps", "doodle_catalogue", "glyph_icon", "glyph_strokes",
-           "is_glyph", "pick_glyph", "sketch_strokes"]
+           "is_glyph", "pick_doodle", "pick_glyph", "sketch_strokes"]
