@@ -491,7 +491,8 @@ def _review_prompt(
     console = Console(stderr=True, highlight=False, soft_wrap=True)
     while uncertain.alternatives:
         verdict = decide(uncertain, chosen, which)
-        if verdict or uncertain.doubts:  # settled, or a whole-sheet doubt no cell can answer
+        settled = verdict.spread is not None and verdict.spread.certain  # refused for a contradiction
+        if verdict or uncertain.doubts or settled:  # or a whole-sheet doubt no cell can answer
             break
         console.print(f"[yellow]{escape(verdict.stake)}[/yellow]")
         cell = min(uncertain.alternatives)

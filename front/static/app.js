@@ -303,7 +303,7 @@
     banner.appendChild(el("span", { "class": "total", id: "total" }, total));
     var doubtful = score.doubtful;
     banner.appendChild(document.createTextNode(refusal
-      ? "needs a look: " + refusal + ". Tap the framed cells."
+      ? "needs a look: " + refusal + (unsure().length ? ". Tap the framed cells." : ". Compare the reading with the sheet.")
       : (doubtful && doubtful.cells.length ? "scored: the unsure cells (" + doubtful.cells.join(", ")
           + ") cannot change it." : "scored.")));
     renderWarnings();
