@@ -6,8 +6,9 @@ refuses, they tap the first framed cell (1 click) and choose its true terrain (1
 the other unsure cells of its look-alike group (:func:`front.results.alike`) are fixed the same way,
 unless one of them holds something else, when the person unticks the offer first (1 click).  A
 whole-sheet doubt (side, A1 corner, coins) costs one "I checked it" click, and so does a reading that
-contradicts itself (``rules.policy.READING_SUSPECT``) once no unsure cell can change the score.  Photos: the bundled samples
-(truth in their ``.sheet``) and synthetic phone photos with four random cards and a random season.
+contradicts itself (``rules.policy.READING_SUSPECT``) once no unsure cell can change the score.
+Photos: the bundled samples (truth in their ``.sheet``) and synthetic phone photos with four random
+cards and a random season.
 
     python benchmarks/bench_review_clicks.py --photos 100 --split params
 """

@@ -338,8 +338,8 @@
       ul.appendChild(li);
     });
     if (state.suspect.length) {  // the reading contradicts itself: look, fix, or say the sheet is so
-      var li = el("li", {}, "The reading contradicts itself: " + state.suspect.map(function (p) {
-        return p.message; }).join("; ") + ". A space or star may be misread. ");
+      var li = el("li", {}, "The reading contradicts itself (" + state.suspect.map(function (p) {
+        return p.code + " " + p.cells.join(" "); }).join("; ") + "): a space or star may be misread. ");
       var b = el("button", { type: "button", "class": "button" }, "I checked it on the sheet");
       b.addEventListener("click", function () { state.readingChecked = true; rescore(); });
       li.appendChild(b);
