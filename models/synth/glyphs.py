@@ -18,9 +18,10 @@ Fonts draw what a designer drew. Players' own hands are nearer to the doodles of
 game (``glyphs.json`` → ``doodles``: trees, houses, rivers, skulls, swords, ... each category a
 hundred drawings by different people, 28 px bitmaps), drawn along their lines like a line icon. The
 first :data:`DOODLE_TRAIN` drawings of a category are the training pictures, the rest held out: the
-``doodle`` drawing family (:func:`pick_doodle`) draws every terrain as a doodle of its half, and the
-training split's glyph family takes a share of its picks (:data:`DOODLE_SHARE`) from the training
-doodles. The glyph family's eval and params renders never draw one, so they are unchanged.
+``doodle`` drawing family (:func:`pick_doodle`) draws every terrain as a doodle of its half. No other
+family draws doodles and the committed nets never trained on them: the family measures hands of
+hundreds of people the models have never seen (mixing training doodles into the glyph family was
+measured and not kept, see README).
 
 The fonts and doodles are installed for training only (``models/synth/fetch_glyph_fonts.sh``);
 inference never needs them, and a missing font or doodle file only narrows the catalogue.
@@ -66,8 +67,6 @@ SKETCH_OVERSHOOT = 0.035
 #: Spacing of the points a sketched line is redrawn through, cell units.
 SKETCH_STEP = 0.008
 _SKETCHED = ":sketch"
-#: Share of the training split's glyph picks taken from the doodles (when installed).
-DOODLE_SHARE = 0.5
 #: Drawings of each category that are training pictures; the rest are the held-out pictures.
 DOODLE_TRAIN = 80
 #: Side of a doodle bitmap, pixels; its upscaling before tracing; the ink level counted as line.
@@ -390,16 +389,12 @@ def pick_glyph(rng: np.random.Generator, terrain: str, half: str, sketch: bool =
     """A random glyph icon variant for ``terrain`` from the sources of ``half`` (None when none is
     installed), with the way this player draws it: line icons mostly along their lines, solid ones
     outlined or filled in; when ``sketch``, :data:`SKETCH_SHARE` of them sketched (one more draw from
-    ``rng`` only then, so styles drawn without it are unchanged); when ``sketch`` and doodles are
-    installed, :data:`DOODLE_SHARE` of the picks are doodles (one more draw, likewise)."""
+    ``rng`` only then, so styles drawn without it are unchanged)."""
     keys = catalogue(half).get(terrain, ())
-    doodles = doodle_catalogue("train").get(terrain, ()) if sketch else ()
-    if doodles and (not keys or rng.random() < DOODLE_SHARE):
-        keys = doodles
     if not keys:
         return None
     key = str(keys[int(rng.integers(len(keys)))])
-    if key.startswith(_DOODLE_SOURCE + ":") or is_line_icon(key):  # a doodle is lines, however crossed
+    if is_line_icon(key):
         mode = "stroke" if rng.random() < 0.8 else "outline"
     else:
         mode = "outline" if rng.random() < 0.5 else "solid"

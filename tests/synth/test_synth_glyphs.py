@@ -177,16 +177,18 @@ def test_doodles_are_installed_for_every_terrain_and_traced_inside_their_cell() 
         assert pts.min() >= 0.1 and pts.max() <= 0.9, key
 
 
-def test_doodles_belong_to_the_training_split_only() -> None:
-    def doodled(split: str) -> int:
-        return sum(str(look.icon).startswith("glyph:quickdraw:")
-                   for seed in range(30)
-                   for look in DrawStyle.random(np.random.default_rng(seed), split, "glyph").looks.values())
+def test_only_the_doodle_family_draws_doodles_each_split_its_own_drawings() -> None:
+    def doodles(split: str, family: str) -> set[str]:
+        return {str(look.icon) for seed in range(30)
+                for look in DrawStyle.random(np.random.default_rng(seed), split, family).looks.values()
+                if str(look.icon).startswith("glyph:quickdraw:")}
 
-    assert doodled("eval") == doodled("params") == 0
-    assert doodled("train") >= 30  # about half of 180 looks; each is drawn like the others
-    styles = (DrawStyle.random(np.random.default_rng(seed), "train", "glyph") for seed in range(30))
-    style = next(s for s in styles
-                 if any(str(lk.icon).startswith("glyph:quickdraw:") for lk in s.looks.values()))
+    assert not doodles("train", "glyph") and not doodles("train", "mixed")
+    train, params, held = doodles("train", "doodle"), doodles("params", "doodle"), doodles("eval", "doodle")
+    assert len(train) >= 100 and len(held) >= 100  # nearly every look of the family is a doodle
+    assert params <= train and not train & held  # params: a held-out hand drawing the training pictures
+    drawing = {int(k.split(":")[3]) for k in train}, {int(k.split(":")[3]) for k in held}
+    assert max(drawing[0]) < glyphs.DOODLE_TRAIN <= min(drawing[1])
+    style = DrawStyle.random(np.random.default_rng(0), "eval", "doodle")
     for t, look in style.looks.items():
         assert icon_paths(t, str(look.icon), np.random.default_rng(0))
