@@ -32,6 +32,7 @@ from scanner.constants import (
     STAR_THRESHOLD,
     TERRAIN_CLASSES,
     TERRAIN_SYMBOLS,
+    UNREAD_EDGE,
 )
 from scanner.decode import (
     adapt_to_sheet,
@@ -51,7 +52,7 @@ from scanner.decode import (
     unseen_marks,
 )
 from scanner.nets import Models, default_models, paper_gain, softmax, white_balance
-from scanner.pieces import find_pieces, piece_evidence
+from scanner.pieces import edges_near_pieces, edges_to_read, find_pieces, piece_evidence
 
 __all__ = [
     "ADAPT_DEFAULT",
@@ -60,6 +61,9 @@ __all__ = [
     "SheetReading",
     "classify_sheet",
 ]
+
+#: The edge strips' keys the pieces are found from (``scanner.sample.edge_strips``).
+_EDGE_KEYS = ("horizontal", "vertical")
 
 
 @dataclass(frozen=True)
@@ -166,7 +170,10 @@ def read_edges(models: Models, strips: np.ndarray) -> np.ndarray:
 
 
 def read_outlines(
-    models: Models, edge_strips: Mapping[str, np.ndarray], gain: np.ndarray
+    models: Models,
+    edge_strips: Mapping[str, np.ndarray],
+    gain: np.ndarray,
+    needed: Mapping[str, np.ndarray] | None = None,
 ) -> dict[str, np.ndarray]:
     """Outline probabilities per key of ``edge_strips``, each of its strips' leading shape.
 
@@ -175,20 +182,56 @@ def read_outlines(
     edge_strips : ``{"horizontal": (10, 11, h, w, 3), "vertical": (11, 10, h, w, 3)}``-like mapping of
         uint8 strips already turned to lie horizontally.
     gain : the sheet's :func:`scanner.nets.paper_gain`.
+    needed : per key, bool of the strips' leading shape: the strips to read (default: all); the others
+        get :data:`UNREAD_EDGE` (see :func:`scanner.pieces.edges_to_read`).
 
-    Every strip goes through the edge net in one run (the same numbers as one run per key: the net
-    reads each strip on its own).
+    Every strip read goes through the edge net in one run (the same numbers as one run per key, or
+    as reading all: the net reads each strip on its own).
     """
     keys = list(edge_strips)
-    flats = [edge_strips[k].reshape(-1, *edge_strips[k].shape[-3:]) for k in keys]
-    if not flats:
+    if not keys:
         return {}
-    probs = read_edges(models, white_balance(np.concatenate(flats), gain=gain))
+    shapes = [edge_strips[k].shape[:-3] for k in keys]
+    given = needed if needed is not None else {}
+    masks = [given.get(k, np.ones(shape, bool)) for k, shape in zip(keys, shapes, strict=True)]
+    flats = [edge_strips[k][mask] for k, mask in zip(keys, masks, strict=True)]
+    batch = np.concatenate(flats)
+    probs = read_edges(models, white_balance(batch, gain=gain)) if len(batch) else np.zeros(0)
     ends = np.cumsum([0, *(len(f) for f in flats)]).tolist()
-    return {
-        k: probs[start:end].reshape(edge_strips[k].shape[:-3])
-        for k, start, end in zip(keys, ends[:-1], ends[1:], strict=True)
-    }
+    out = {}
+    for k, shape, mask, start, end in zip(keys, shapes, masks, ends[:-1], ends[1:], strict=True):
+        outline = np.full(shape, UNREAD_EDGE)
+        outline[mask] = probs[start:end]
+        out[k] = outline
+    return out
+
+
+def read_piece_outlines(
+    models: Models, edge_strips: Mapping[str, np.ndarray], gain: np.ndarray, drawable: np.ndarray,
+    settled: np.ndarray,
+) -> dict[str, np.ndarray]:
+    """:func:`read_outlines` of the strips the pieces need: the cells' reading comes out as with all.
+
+    First the edges touching a cell not read as empty, then those that can still bound a card-shaped
+    piece of such cells (:func:`scanner.pieces.edges_near_pieces`); on a typical sheet the second run
+    reads none. The others, between empty cells far from any other or touching a printed cell, are
+    :data:`UNREAD_EDGE`.
+
+    Parameters
+    ----------
+    edge_strips : with ``"horizontal"`` (10, 11, h, w, 3) and ``"vertical"`` (11, 10, h, w, 3) strips.
+    drawable : (121,) bool, the cells not printed.
+    settled : (121,) bool, the cells read as empty (most likely class).
+    """
+    cells, empty = drawable.reshape(SIZE, SIZE), settled.reshape(SIZE, SIZE)
+    first = edges_to_read(cells, empty)
+    outlines = read_outlines(models, edge_strips, gain, dict(zip(_EDGE_KEYS, first, strict=True)))
+    more = edges_near_pieces(cells, empty, outlines["horizontal"], outlines["vertical"], first)
+    if more[0].any() or more[1].any():
+        extra = read_outlines(models, edge_strips, gain, dict(zip(_EDGE_KEYS, more, strict=True)))
+        for key, mask in zip(_EDGE_KEYS, more, strict=True):
+            outlines[key][mask] = extra[key][mask]
+    return outlines
 
 
 def label_cells(
@@ -234,6 +277,7 @@ def classify_sheet(
     threshold: float = CONFIDENCE_THRESHOLD,
     adapt: bool = ADAPT_DEFAULT,
     decode: bool = DECODE_DEFAULT,
+    every_edge: bool = False,
 ) -> SheetReading:
     """Read one sheet's patches.
 
@@ -250,6 +294,8 @@ def classify_sheet(
         marks), correct cells by their outlined pieces, read a cell ringed
         by a hero's attack pattern of stars as a hero and the stars as whole patterns around heroes
         (``DECODE_DEFAULT``).
+    every_edge : read every edge strip; else, with ``decode``, only those whose outline can change a
+        cell's reading (:func:`scanner.pieces.edges_to_read`; the others are :data:`UNREAD_EDGE`).
     """
     m = models if models is not None else default_models()
     printed = printed_side(side)
@@ -264,7 +310,12 @@ def classify_sheet(
         # the pooling's temperature belongs to the net it was fitted for (models.fit_decode)
         t_adapt = m.cell.temperature.get("adapt", ADAPT_TEMPERATURE)
         probs = adapt_to_sheet(probs, features, drawable, groups=groups, temperature=t_adapt)
-    outlines = read_outlines(m, edge_strips, gain) if edge_strips is not None else {}
+    outlines = {}
+    if edge_strips is not None and decode and not every_edge and set(_EDGE_KEYS) <= edge_strips.keys():
+        empty = probs.argmax(axis=1) == TERRAIN_CLASSES.index("empty")
+        outlines = read_piece_outlines(m, edge_strips, gain, drawable, empty)
+    elif edge_strips is not None:
+        outlines = read_outlines(m, edge_strips, gain)
     if decode and {"horizontal", "vertical"} <= outlines.keys():
         # pieces from the outlines alone, so a drawn cell the net read as empty still joins its piece
         found = find_pieces(drawable.reshape(SIZE, SIZE), outlines["horizontal"], outlines["vertical"])

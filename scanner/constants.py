@@ -419,6 +419,10 @@ print and noise), so that a noisy photo does not call every coin marked (2-4 dif
 OUTLINE_THRESHOLD = 0.5
 """Outline probability from which an internal edge separates two pieces (the edge net is calibrated)."""
 
+UNREAD_EDGE = 0.0
+"""Outline probability given to an edge strip the edge net did not read because no piece it could bound
+would change a cell (:func:`scanner.pieces.edges_to_read`): no line, what lies between two empty cells."""
+
 PIECE_WEIGHT = 0.5
 """Weight of the mean log-probability of a card-shaped piece's other cells against a cell's own, when the
 cell disagrees with its piece: 0.5 and 1.0 did equally well (committed models, 100 train-style sheets of

@@ -29,7 +29,7 @@ from rules.shapes import AMBUSH, EXPLORE, Shape, normalise, orientations
 from rules.sheet import Terrain
 from scanner.constants import LOG_FLOOR, OUTLINE_THRESHOLD, PIECE_FLOOR, PIECE_WEIGHT, TERRAIN_SYMBOLS
 
-__all__ = ["find_pieces", "piece_evidence", "shape_terrains"]
+__all__ = ["edges_near_pieces", "edges_to_read", "find_pieces", "piece_evidence", "shape_terrains"]
 
 _STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
@@ -68,6 +68,82 @@ def _forbidden(allowed: frozenset[Terrain]) -> np.ndarray:
     mask = np.array([s in "FVPWMH" and Terrain(s) not in allowed for s in TERRAIN_SYMBOLS])
     mask.flags.writeable = False
     return mask
+
+
+def edges_to_read(cells: np.ndarray, settled: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The internal edges whose outline the pieces need first: those touching an unsettled cell.
+
+    :func:`find_pieces` never crosses an edge to a cell left out, and a piece of settled cells only is
+    left as read by :func:`piece_evidence` however it is cut (no card forbids empty, and its cells all
+    agree), so the edges between two settled cells matter only near the others: see
+    :func:`edges_near_pieces` for those.
+
+    Parameters
+    ----------
+    cells : (11, 11) bool
+        Cells that may belong to a piece (as for :func:`find_pieces`).
+    settled : (11, 11) bool
+        Cells read as empty (most likely class).
+
+    Returns
+    -------
+    horizontal : (10, 11) bool
+        True where the edge between ``(r, c)`` and ``(r + 1, c)`` must be read.
+    vertical : (11, 10) bool
+        True where the edge between ``(r, c)`` and ``(r, c + 1)`` must be read.
+    """
+    open_ = cells & ~settled
+    horizontal = cells[:-1] & cells[1:] & (open_[:-1] | open_[1:])
+    vertical = cells[:, :-1] & cells[:, 1:] & (open_[:, :-1] | open_[:, 1:])
+    return horizontal, vertical
+
+
+def edges_near_pieces(
+    cells: np.ndarray,
+    settled: np.ndarray,
+    horizontal: np.ndarray,
+    vertical: np.ndarray,
+    read: tuple[np.ndarray, np.ndarray],
+    *,
+    threshold: float = OUTLINE_THRESHOLD,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The unread edges between settled cells that can still bound a card-shaped piece of others.
+
+    A piece of at most ``n`` cells (the largest card shape) lies within ``n - 1`` steps of each of its
+    cells, so the pieces holding an unsettled cell are found exactly once every edge touching a cell
+    that near one is known; a larger piece, however its unread edges are, stays larger than any card.
+    Steps cross the read edges without an outline and every unread one (it may be either).
+
+    Parameters
+    ----------
+    cells, settled : as for :func:`edges_to_read`.
+    horizontal, vertical : outline probabilities, as for :func:`find_pieces`, where ``read``.
+    read : the (horizontal, vertical) bool masks of the edges read.
+    threshold : as for :func:`find_pieces`.
+
+    Returns
+    -------
+    horizontal : (10, 11) bool, vertical : (11, 10) bool
+        The edges still to read (none read before).
+    """
+    reach = max(map(len, shape_terrains())) - 1
+    read_h, read_v = read
+    # an edge a piece may cross: between two cells that may belong to one, not read as an outline
+    cross_h = cells[:-1] & cells[1:] & ~(read_h & (horizontal >= threshold))
+    cross_v = cells[:, :-1] & cells[:, 1:] & ~(read_v & (vertical >= threshold))
+    near = cells & ~settled  # grown one step at a time: the cells within `reach` steps of an unsettled one
+    for _ in range(reach):
+        grown = near.copy()
+        grown[1:] |= near[:-1] & cross_h
+        grown[:-1] |= near[1:] & cross_h
+        grown[:, 1:] |= near[:, :-1] & cross_v
+        grown[:, :-1] |= near[:, 1:] & cross_v
+        if np.array_equal(grown, near):
+            break
+        near = grown
+    todo_h = cells[:-1] & cells[1:] & ~read_h & (near[:-1] | near[1:])
+    todo_v = cells[:, :-1] & cells[:, 1:] & ~read_v & (near[:, :-1] | near[:, 1:])
+    return todo_h, todo_v
 
 
 def find_pieces(

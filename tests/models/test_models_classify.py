@@ -14,8 +14,15 @@ import pytest
 
 from models import dataset as ds
 from rules.sides import printed_side
-from scanner.classify import classify_sheet, label_cells, read_edges, read_outlines
-from scanner.constants import PAPER_LEVEL, PAPER_PERCENTILE, PAPER_SAMPLES, TERRAIN_CLASSES, TERRAIN_SYMBOLS
+from scanner.classify import SheetReading, classify_sheet, label_cells, read_edges, read_outlines
+from scanner.constants import (
+    PAPER_LEVEL,
+    PAPER_PERCENTILE,
+    PAPER_SAMPLES,
+    TERRAIN_CLASSES,
+    TERRAIN_SYMBOLS,
+    UNREAD_EDGE,
+)
 from scanner.nets import (
     ModelError,
     Models,
@@ -274,3 +281,35 @@ def test_log_prior_shift_lowers_its_class(tmp_path: Path, rendered: Rendered) ->
     plain, shifted = (classify_cells(load_models(d), cells)[0] for d in dirs)
     odds = np.log(shifted[:, hero] / shifted[:, 0]) - np.log(plain[:, hero] / plain[:, 0])
     np.testing.assert_allclose(odds, -2.0, atol=1e-4)
+
+
+def test_reading_only_the_strips_the_pieces_need_reads_the_sheet_as_all_strips(
+    models: Models, rendered: Rendered, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import scanner.classify as classify
+
+    _, cells, coins, strips = rendered
+    side = rendered[0].sheet.side
+    sent: list[int] = []
+    real = classify.read_edges
+
+    def counted(m: Models, s: np.ndarray) -> np.ndarray:
+        sent.append(len(s))
+        return real(m, s)
+
+    monkeypatch.setattr(classify, "read_edges", counted)
+    def reading(every_edge: bool) -> SheetReading:
+        return classify_sheet(cells, side, coin_patches=coins, edge_strips=strips, models=models,
+                              every_edge=every_edge)
+
+    every = reading(True)
+    assert sent == [220]
+    some = reading(False)
+    assert sum(sent[1:]) < 200  # printed cells' edges and many between empty cells left out
+    for name in ("grid", "doubtful", "stars", "coin_states", "doubtful_coins", "groups"):
+        assert getattr(some, name) == getattr(every, name)
+    for name in ("probabilities", "confidence", "star_probability", "coin_confidence"):
+        assert np.array_equal(getattr(some, name), getattr(every, name))
+    for key, outline in some.outlines.items():
+        read = outline != UNREAD_EDGE
+        assert np.array_equal(outline[read], every.outlines[key][read])

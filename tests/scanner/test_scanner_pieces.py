@@ -9,8 +9,18 @@ import pytest
 import scanner.classify as classify
 from rules.shapes import AMBUSH, EXPLORE, normalise, orientations
 from rules.sheet import Terrain
-from scanner.constants import EDGE_ACROSS, EDGE_ALONG, LOG_FLOOR, PATCH, PIECE_FLOOR, PIECE_WEIGHT
-from scanner.pieces import find_pieces, piece_evidence, shape_terrains
+from rules.sides import printed_side
+from scanner.constants import (
+    EDGE_ACROSS,
+    EDGE_ALONG,
+    LOG_FLOOR,
+    PAPER_LEVEL,
+    PATCH,
+    PIECE_FLOOR,
+    PIECE_WEIGHT,
+    UNREAD_EDGE,
+)
+from scanner.pieces import edges_near_pieces, edges_to_read, find_pieces, piece_evidence, shape_terrains
 
 SYMBOLS = ".FVPWMHX"
 
@@ -204,14 +214,119 @@ def test_classify_sheet_corrects_a_cell_by_its_outlined_piece(
     def fixed_cells(models: object, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return _probs(reading), np.zeros(121), np.eye(121, 8)
 
+    sent: list[np.ndarray] = []
+
+    def fake_edges(models: object, strips: np.ndarray) -> np.ndarray:
+        sent.append(strips[:, 0, 0, 0].astype(int))  # each strip carries its number (paper gain 1)
+        return np.asarray(outlines[sent[-1]])
+
     monkeypatch.setattr(classify, "classify_cells", fixed_cells)
-    monkeypatch.setattr(classify, "read_edges", lambda models, strips: outlines[: len(strips)])
-    strips = {
-        "horizontal": np.full((10, 11, EDGE_ACROSS, EDGE_ALONG, 3), 235, np.uint8),
-        "vertical": np.full((11, 10, EDGE_ACROSS, EDGE_ALONG, 3), 235, np.uint8),
-    }
-    cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
+    monkeypatch.setattr(classify, "read_edges", fake_edges)
+    numbers = np.arange(220).astype(np.uint8)[:, None, None, None]
+    each = np.broadcast_to(numbers, (220, EDGE_ACROSS, EDGE_ALONG, 3))
+    strips = {"horizontal": each[:110].reshape(10, 11, *each.shape[1:]),
+              "vertical": each[110:].reshape(11, 10, *each.shape[1:])}
+    cells = np.full((11, 11, PATCH, PATCH, 3), PAPER_LEVEL, np.uint8)
     sheet = classify.classify_sheet(cells, "A", edge_strips=strips, adapt=False, decode=decode)
     best = SYMBOLS[int(sheet.probabilities[3, 3].argmax())]
     assert best == ("V" if decode else "W")
     assert sheet.outlines["horizontal"].shape == (10, 11)
+    read = np.concatenate(sent)
+    # with the pieces, only the strips touching the Hamlet (every other cell is read empty, and it is
+    # outlined all round) and no printed cell are read
+    ends = [((r, c), (r + 1, c)) for r in range(10) for c in range(11)]
+    ends += [((r, c), (r, c + 1)) for r in range(11) for c in range(10)]
+    printed = printed_side("A").mountains | printed_side("A").wasteland
+    touching = [k for k, (a, b) in enumerate(ends) if {a, b} & HAMLET and not {a, b} & printed]
+    assert 10 < len(touching) < 16  # the Hamlet's 11 outline edges and 4 inside, less the printed
+    expected = touching if decode else list(range(220))
+    assert sorted(read.tolist()) == expected
+    given = np.concatenate([sheet.outlines["horizontal"].ravel(), sheet.outlines["vertical"].ravel()])
+    assert np.array_equal(given[read], outlines[read])
+    assert np.all(np.delete(given, read) == UNREAD_EDGE)
+
+
+def test_a_strip_between_two_empty_cells_is_not_read_first() -> None:
+    cells = np.ones((11, 11), bool)
+    cells[5, 5] = False  # printed: its edges are never crossed
+    empty = np.ones((11, 11), bool)
+    empty[2, 3] = False  # one cell read as drawn
+    h, v = edges_to_read(cells, empty)
+    assert h.sum() + v.sum() == 4  # the four edges of the drawn cell
+    assert h[1, 3] and h[2, 3] and v[2, 2] and v[2, 3]
+    empty[4, 5] = False  # drawn, next to the printed cell: three edges, not the printed one's
+    h, v = edges_to_read(cells, empty)
+    assert h.sum() + v.sum() == 7 and not h[4, 5]
+
+
+def test_edges_between_empty_cells_are_read_near_an_unoutlined_drawn_cell() -> None:
+    cells = np.ones((11, 11), bool)
+    empty = np.ones((11, 11), bool)
+    empty[5, 5] = False
+    first = edges_to_read(cells, empty)
+    h, v = _open_edges()
+    _outline({(5, 5)}, h, v)
+    assert not any(m.any() for m in edges_near_pieces(cells, empty, h, v, first))  # outlined: alone
+    v[5, 5] = 0.0  # its right edge missed: the pieces it can join reach 4 steps further right
+    more_h, more_v = edges_near_pieces(cells, empty, h, v, first)
+    assert more_v[5, 6:10].all() and more_h[4, 6] and more_h[5, 9]
+    assert not more_h[5, 10] and not more_v[0, 5]  # (5, 10) is 5 steps away, (6, 10) 6, row 0 7
+    assert not (more_h & first[0]).any() and not (more_v & first[1]).any()
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_pieces_from_the_strips_read_correct_cells_as_all_strips_do(seed: int) -> None:
+    """Unread strips (set to no line) never change what piece_evidence does: random sheets with many
+    cells read as empty, outlines of every density."""
+    rng = np.random.default_rng(seed)
+    cells = rng.random((11, 11)) > 0.1
+    density = rng.uniform(0.1, 0.9)
+    h = (rng.random((10, 11)) < density).astype(float)
+    v = (rng.random((11, 10)) < density).astype(float)
+    p = rng.dirichlet(np.full(8, 0.3), 121)
+    drawn = rng.random(121) < rng.uniform(0.1, 0.5)
+    p[~drawn, 0] += 2.0  # empty most likely
+    p /= p.sum(axis=1, keepdims=True)
+    assert _as_with_all_strips(cells, h, v, p) < 220
+
+
+def _as_with_all_strips(cells: np.ndarray, h: np.ndarray, v: np.ndarray, p: np.ndarray) -> int:
+    """Assert that the strips read (the rest set to no line) correct cells as all strips do; how many
+    were read."""
+    empty = (p.argmax(axis=1) == 0).reshape(11, 11)
+    first = edges_to_read(cells, empty)
+    more = edges_near_pieces(cells, empty, h, v, first)
+    read_h, read_v = first[0] | more[0], first[1] | more[1]
+    partial_h, partial_v = np.where(read_h, h, UNREAD_EDGE), np.where(read_v, v, UNREAD_EDGE)
+    expected = piece_evidence(p, find_pieces(cells, h, v))
+    assert np.array_equal(piece_evidence(p, find_pieces(cells, partial_h, partial_v)), expected)
+    return int(read_h.sum() + read_v.sum())
+
+
+def test_a_largest_card_shape_of_one_drawn_cell_and_empty_ones_is_outlined_as_read() -> None:
+    # a drawn cell at one end of a 5-cell L (farm or water) whose other cells the net reads as empty:
+    # the outline at the far end, 4 steps away, decides whether it is a card's shape, so it is read
+    corner = {(4, 2), (4, 3), (4, 4), (5, 4), (6, 4)}
+    h, v = _open_edges()
+    _outline(corner, h, v)
+    p = _probs({(4, 2): {"F": 0.5, ".": 0.45}})
+    cells = np.ones((11, 11), bool)
+    assert _as_with_all_strips(cells, h, v, p) < 220
+    assert SYMBOLS[piece_evidence(p, find_pieces(cells, h, v))[4 * 11 + 2].argmax()] == "."  # no forest
+
+
+def test_a_sheet_read_all_empty_sends_no_strip_to_the_edge_net(monkeypatch: pytest.MonkeyPatch) -> None:
+    def empty_cells(models: object, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return _probs({}), np.zeros(121), np.eye(121, 8)
+
+    def no_net(models: object, strips: np.ndarray) -> np.ndarray:
+        raise AssertionError(f"{len(strips)} strips sent")
+
+    monkeypatch.setattr(classify, "classify_cells", empty_cells)
+    monkeypatch.setattr(classify, "read_edges", no_net)
+    strips = {"horizontal": np.zeros((10, 11, EDGE_ACROSS, EDGE_ALONG, 3), np.uint8),
+              "vertical": np.zeros((11, 10, EDGE_ACROSS, EDGE_ALONG, 3), np.uint8)}
+    cells = np.full((11, 11, PATCH, PATCH, 3), PAPER_LEVEL, np.uint8)
+    sheet = classify.classify_sheet(cells, "B", edge_strips=strips, adapt=False)
+    assert sheet.outlines.keys() == strips.keys()
+    assert all(np.all(o == UNREAD_EDGE) for o in sheet.outlines.values())
