@@ -258,8 +258,9 @@ def fit(
         for i in range(0, len(x), BATCH):
             idx = order[i : i + BATCH]
             cell = task.name == "cell"
-            out = net(augment(xt[idx], gen, mt, st, SHUFFLE_SHARE if cell else 0.0, shape=cell and shape_aug,
-                              fade=cell and fade_aug))
+            drawn = task.name in ("cell", "coin")  # hand-drawn marks; edge strips are not tilted or faded
+            out = net(augment(xt[idx], gen, mt, st, SHUFFLE_SHARE if cell else 0.0, shape=drawn and shape_aug,
+                              fade=drawn and fade_aug))
             loss = sum(lf(o, y[idx]) for lf, o, y in zip(losses, out, yt, strict=False))
             opt.zero_grad()
             loss.backward()
@@ -438,16 +439,20 @@ def split_arrays(
 
     ``cap`` keeps a random subset of at most that many training patches (edges are plentiful: 220 a
     sheet, and far easier than cells; a cap on cells buys more sheets, so more drawing styles, for the
-    same training time). ``rare_repeat``: cell patches of heroes and of hit stars are taken that many
-    times (about one cell in 200 is a hero: a net trained briefly sees too few drawings of them).
+    same training time). ``rare_repeat``: cell patches of heroes and of hit stars, and crossed coins, are
+    taken that many times (about one cell in 200 is a hero, one coin in 50 crossed: a net trained briefly
+    sees too few drawings of them).
     """
     x, labels, sheet = p.arrays(kind)
     cal = held[sheet]
     train = np.flatnonzero(~cal)
     if cap is not None and len(train) > cap:
         train = np.sort(np.random.default_rng(seed).choice(train, cap, replace=False))
-    if kind == "cell" and rare_repeat > 1:
-        rare = train[(labels[0][train] == TERRAIN_CLASSES.index("hero")) | (labels[1][train] > 0)]
+    if kind in ("cell", "coin") and rare_repeat > 1:
+        if kind == "cell":
+            rare = train[(labels[0][train] == TERRAIN_CLASSES.index("hero")) | (labels[1][train] > 0)]
+        else:
+            rare = train[labels[0][train] == COIN_CLASSES.index("crossed")]
         train = np.sort(np.concatenate([train, *[rare] * (rare_repeat - 1)]))
     return (x[train], [y[train] for y in labels]), (x[cal], [y[cal] for y in labels])
 
@@ -485,6 +490,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "same training time)")
     ap.add_argument("--only", default=",".join(TASKS), help="nets to train (the others are kept from --out)")
     ap.add_argument("--cell-widths", default="16,32,48,64", help="conv widths of the cell net")
+    ap.add_argument("--coin-widths", default="12,24,32", help="conv widths of the coin net")
     ap.add_argument("--resume", type=Path, default=None,
                     help="finish a stopped run: calibrate, export and measure this checkpoint (one net)")
     ap.add_argument("--families", default=None,
@@ -501,20 +507,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--eval-sheets", type=int, default=10,
                     help="eval-split sheets per family (manifest figures)")
     ap.add_argument("--shape-aug", action="store_true",
-                    help="tilt, scale, stroke weight, blur, grey (cell net)")
-    ap.add_argument("--fade-aug", action="store_true", help="faint ink toward the paper (cell net)")
+                    help="tilt, scale, stroke weight, blur, grey (cell and coin nets)")
+    ap.add_argument("--fade-aug", action="store_true", help="faint ink toward the paper (cell and coin nets)")
     ap.add_argument("--default-sheets", type=int, default=0,
                     help="with --families: also this many sheets of the default mixed train split")
     ap.add_argument("--init", type=Path, default=None,
                     help="start from this checkpoint's weights (one net, as written by an earlier run)")
     ap.add_argument("--lr", type=float, default=LEARNING_RATE, help="peak learning rate (one-cycle)")
     ap.add_argument("--rare-repeat", type=int, default=1,
-                    help="hero and hit-star cell patches taken this many times in training")
+                    help="hero and hit-star cell patches and crossed coins taken this many times")
     args = ap.parse_args(argv)
     only = [t.strip() for t in args.only.split(",") if t.strip()]
     widths = tuple(int(w) for w in args.cell_widths.split(","))
     tasks = dict(TASKS)
+    coin_widths = tuple(int(w) for w in args.coin_widths.split(","))
     tasks["cell"] = replace(TASKS["cell"], make=lambda: CellNet(widths))
+    tasks["coin"] = replace(TASKS["coin"], make=lambda: CoinNet(coin_widths))
     kept: dict[str, Any] = {}
     if set(only) != set(TASKS):
         old = json.loads((args.out / MANIFEST).read_text(encoding="utf-8"))
@@ -585,6 +593,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                         lr=args.lr)
         entries[task.name]["code_version"] = git_commit()
         entries[task.name]["recipe"] = recipe
+        if task.name == "coin":
+            entries[task.name]["widths"] = list(coin_widths)
         if task.name == "cell":
             entries[task.name]["widths"] = list(widths)
             if args.rare_repeat > 1:  # the temperatures above were fitted without it
