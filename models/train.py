@@ -25,7 +25,7 @@ import torch
 from torch import nn
 
 from models import dataset as ds
-from models.net import CELL_INPUT, COIN_INPUT, EDGE_INPUT, STAR_CLASSES, CellNet, CoinNet, EdgeNet
+from models.net import CELL_INPUT, COIN_INPUT, EDGE_INPUT, STAR_CLASSES, CellNet, CoinNet, EdgeNet, SmallNet
 from scanner.constants import COIN_CLASSES, EDGE_CLASSES, TERRAIN_CLASSES
 from scanner.nets import MANIFEST, prepare
 
@@ -357,11 +357,14 @@ def train_task(
     fade_aug: bool = False,
     init: Path | None = None,
     lr: float = LEARNING_RATE,
+    bias_shift: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """Fit, calibrate, export and measure one net; returns its manifest entry.
 
     ``resume``: take the weights of a checkpoint written by :func:`fit` instead of fitting (a run
-    stopped early is calibrated, exported and measured as it stood after its last finished epoch)."""
+    stopped early is calibrated, exported and measured as it stood after its last finished epoch).
+    ``bias_shift``: added to the first head's bias before calibration (a one-head net's label-shift
+    correction, :func:`coin_repeat_shift`, carried by the exported weights)."""
     mean, std = channel_stats(train[0])
     xs = [prepare(p, task.size, mean, std) for p in (train[0], calib[0], evaluation[0])]
     t0 = time.perf_counter()
@@ -378,6 +381,10 @@ def train_task(
         stopped = {"stopped_after_epoch": int(state["epoch"]), "of_epochs": epochs}
         log(f"  {task.name}: weights of {resume} (epoch {state['epoch']} of {epochs})")
     seconds = time.perf_counter() - t0
+    if bias_shift is not None:
+        with torch.no_grad():
+            head = net.head if isinstance(net, SmallNet) else getattr(net, task.heads[0])
+            head.bias += torch.from_numpy(bias_shift.astype(np.float32))
     heads = len(task.heads)
     cal_logits = logits_of(net, xs[1], heads)
     temps = {h: fit_temperature(cal_logits[i], calib[1][i]) for i, h in enumerate(task.heads)}
@@ -468,6 +475,20 @@ def repeat_shift(terrain: np.ndarray, star: np.ndarray, repeat: int) -> np.ndarr
     after = np.bincount(terrain, minlength=k).astype(np.float64)
     rare = (terrain == TERRAIN_CLASSES.index("hero")) | (star > 0)
     before = after - (repeat - 1) / repeat * np.bincount(terrain[rare], minlength=k)
+    shift = np.log(np.maximum(before, 1.0) / before.sum()) - np.log(np.maximum(after, 1.0) / after.sum())
+    out: np.ndarray = shift - shift.max()
+    return out
+
+
+def coin_repeat_shift(coin: np.ndarray, repeat: int) -> np.ndarray:
+    """Log-prior offsets undoing ``--rare-repeat`` on the coin net (crossed coins taken ``repeat``
+    times): ``-log repeat`` for crossed, renormalised over the classes. ``coin``: the training labels as
+    repeated by :func:`split_arrays`."""
+    k = len(COIN_CLASSES)
+    after = np.bincount(coin, minlength=k).astype(np.float64)
+    before = after.copy()
+    crossed = COIN_CLASSES.index("crossed")
+    before[crossed] = after[crossed] / repeat
     shift = np.log(np.maximum(before, 1.0) / before.sum()) - np.log(np.maximum(after, 1.0) / after.sum())
     out: np.ndarray = shift - shift.max()
     return out
@@ -587,10 +608,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             cal_x, cal_y, _ = calib.arrays(task.name)
             cal = (cal_x, cal_y)
         ev_x, ev_y, _ = evaluation.arrays(task.name)
+        # the coin net carries its repeat correction in its weights (the scanner reads no coin prior shift)
+        coin_repeat = task.name == "coin" and args.rare_repeat > 1
+        fold = coin_repeat_shift(tr[1][0], args.rare_repeat) if coin_repeat else None
         entries[task.name] = train_task(task, tr, cal, (ev_x, ev_y), out=args.out, epochs=args.epochs,
                                         seed=args.seed + i, log=log, resume=args.resume,
                                         shape_aug=args.shape_aug, fade_aug=args.fade_aug, init=args.init,
-                                        lr=args.lr)
+                                        lr=args.lr, bias_shift=fold)
+        if fold is not None:
+            entries[task.name]["bias_shift"] = {"coin": [float(v) for v in fold]}
         entries[task.name]["code_version"] = git_commit()
         entries[task.name]["recipe"] = recipe
         if task.name == "coin":
