@@ -295,11 +295,13 @@ def _print_reading(photo: Path, reading: Reading) -> None:
 
 
 class _InputError(Exception):
-    """One input could not become a sheet: a one-line message and the exit status it maps to."""
+    """One input could not become a sheet: a one-line message, the exit status it maps to and what a
+    batch row adds (a refused reading's ``suspect`` findings)."""
 
-    def __init__(self, message: str, status: int) -> None:
+    def __init__(self, message: str, status: int, detail: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.detail = dict(detail or {})
 
 
 def _load_sheet(
@@ -373,8 +375,11 @@ def _decide_reading(
             if verdict.doubtful
             else f"check with 'cartoscan scan {quoted}'"
         )
+        suspect = {"suspect": [problem.to_json() for problem in verdict.suspect]} if verdict.suspect else None
         raise _InputError(
-            f"{source}: {verdict.stake}; {fix}, or pass --allow-doubtful to score the most likely reading", 4
+            f"{source}: {verdict.stake}; {fix}, or pass --allow-doubtful to score the most likely reading",
+            4,
+            suspect,
         )
     assert verdict.sheet is not None  # a verdict that is not refused has its sheet
     return verdict.sheet, verdict
@@ -486,7 +491,8 @@ def _review_prompt(
     console = Console(stderr=True, highlight=False, soft_wrap=True)
     while uncertain.alternatives:
         verdict = decide(uncertain, chosen, which)
-        if verdict or uncertain.doubts:  # settled, or a whole-sheet doubt no cell can answer
+        settled = verdict.spread is not None and verdict.spread.certain  # refused for a contradiction
+        if verdict or uncertain.doubts or settled:  # or a whole-sheet doubt no cell can answer
             break
         console.print(f"[yellow]{escape(verdict.stake)}[/yellow]")
         cell = min(uncertain.alternatives)
@@ -793,7 +799,7 @@ def _score_each(
                 scan_args=shlex.quote(source) + (" --each" if several else ""),
             )
         except _InputError as exc:
-            out.append((row | {"ok": False, "status": exc.status, "error": str(exc)}, None))
+            out.append((row | {"ok": False, "status": exc.status, "error": str(exc), **exc.detail}, None))
             continue
         note = _verdict_note(verdict)
         out.append((row | {"ok": True, "status": 0, **score_json(sheet, chosen, which, verdict)},
@@ -820,7 +826,7 @@ def _score_one(
         note = _verdict_note(verdict)
         return row, f"{source}: {note}" if note else None
     except _InputError as exc:
-        return row | {"ok": False, "status": exc.status, "error": str(exc)}, None
+        return row | {"ok": False, "status": exc.status, "error": str(exc), **exc.detail}, None
     except SheetError as exc:
         return row | {"ok": False, "status": 2, "error": f"{source}: {exc}"}, None
     except _LIBRARY_FAULTS as exc:

@@ -16,12 +16,16 @@ those whose true total lies within it.
 ``--models`` (repeatable) compares model directories on the same photos (default: the committed models).
 ``--why`` adds a table of why photos are not scored outright, one cause each (the first that applies):
 no sheet found, the A1 corner, the side or the coin track doubted (``+cells``: the '?' cells would
-block the photo as well), too many readings of the '?' cells, or '?' cells whose readings change a
-number.  For the last, a cell *blocks* when its own alternatives (the other cells as guessed) change a
+block the photo as well), too many readings of the '?' cells, '?' cells whose readings change a
+number, or a reading that contradicts itself (``check`` findings no correct reading of a legal sheet
+shows, ``rules.policy.READING_SUSPECT``) that would be scored outright otherwise.  For '?' cells
+that change a number, a cell *blocks* when its own alternatives (the other cells as guessed) change a
 number; the table gives how many cells block per photo, which terrain changes block most, and the
 probability the scanner gives the blocking alternatives.  Each cause also counts its photos exact by
 the best guess: what settling that cause could win at most.  It also counts the coin tracks read
-wrong without a doubt: a photo the '?' cells keep from being scored may hide one.
+wrong without a doubt: a photo the '?' cells keep from being scored may hide one; and, of the photos
+the policy would score outright without its consistency gate, which ``check`` findings each code
+raises on exact and on wrong ones (what the gate's per-code choice rests on).
 ``--cuts 0.02,0.05,...`` scores each photo again with only the classes at or above each cut as a '?'
 cell's alternatives (``scanner.pipeline.alternatives_of``'s ``minimum``; the policy otherwise
 unchanged) and prints the photos scored outright, exact and wrong, per cut.
@@ -46,9 +50,10 @@ import numpy as np
 from models import dataset as ds
 from models.synth.style import SPLITS
 from rules.cards import CARDS
+from rules.check import check_sheet
 from rules.doubt import MAX_READINGS, score_spread
 from rules.grid import cell_label
-from rules.policy import Outcome, UncertainSheet, Verdict, decide
+from rules.policy import READING_SUSPECT, Outcome, UncertainSheet, Verdict, decide
 from rules.season import score_cards
 from scanner.constants import TERRAIN_SYMBOLS
 from scanner.failure import Failure
@@ -248,6 +253,8 @@ class _Why:
         self.changes: dict[str, int] = defaultdict(int)  # guess -> alternative, per blocking cell
         self.odds: list[float] = []  # probability of each blocking cell's likeliest blocking alternative
         self.silent_coins = [0, 0]  # coin tracks read wrong without a doubt: scored outright, refused
+        self.findings: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # code -> exact, wrong photos
+        self.ungated = [0, 0]  # photos outright without the consistency gate: exact, wrong
 
     def count(self, cause: str, guess_ok: bool) -> None:
         self.causes[cause][0] += 1
@@ -256,6 +263,11 @@ class _Why:
     def photo(self, reading: Any, verdict: Verdict, cards: list, guess_ok: bool, truth: Any) -> None:
         if not reading.doubtful_coins and (reading.coins, reading.spent) != (truth.coins, truth.spent):
             self.silent_coins[0 if verdict else 1] += 1
+        ungated = decide(dataclasses.replace(reading.uncertain, from_photo=False), cards)
+        if ungated:  # what the gate weighs: every check finding of a photo outright without it
+            self.ungated[0 if guess_ok else 1] += 1
+            for code in sorted({p.code.value for p in check_sheet(reading.sheet).problems}):
+                self.findings[code][0 if guess_ok else 1] += 1
         if verdict.outcome in (Outcome.SCORED, Outcome.SETTLED):
             self.count("scored outright, exact" if guess_ok else "scored outright, WRONG", guess_ok)
             return
@@ -265,6 +277,9 @@ class _Why:
                      "side doubted" if first.startswith("printed side") else "coin track doubted")
             cells = decide(UncertainSheet(reading.guess, reading.alternatives), cards)
             self.count(cause + ("" if cells else " +cells"), guess_ok)
+            return
+        if ungated:
+            self.count("reading contradicts itself", guess_ok)
             return
         if verdict.spread is None:
             self.count("too many readings", guess_ok)
@@ -289,6 +304,10 @@ class _Why:
             print(f"{cause:34} {count:6d} {100 * count / n:5.1f}% {exact:14d}")
         print(f"coin tracks read wrong without a doubt: {self.silent_coins[0]} scored outright, "
               f"{self.silent_coins[1]} refused for other doubts")
+        print(f"outright without the consistency gate: {self.ungated[0]} exact, {self.ungated[1]} wrong; "
+              "their check findings (photos exact / wrong, * = blocks: rules.policy.READING_SUSPECT):")
+        for code, (exact, wrong) in sorted(self.findings.items()):
+            print(f"  {code}{'*' if code in READING_SUSPECT else ''}: {exact} / {wrong}")
         if self.blocking:
             spread = defaultdict(int)
             for b in self.blocking:

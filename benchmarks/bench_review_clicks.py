@@ -5,8 +5,10 @@ A person is simulated on the page's rules (``front/static/app.js``): while the o
 refuses, they tap the first framed cell (1 click) and choose its true terrain (1 click); with the offer,
 the other unsure cells of its look-alike group (:func:`front.results.alike`) are fixed the same way,
 unless one of them holds something else, when the person unticks the offer first (1 click).  A
-whole-sheet doubt (side, A1 corner, coins) costs one "I checked it" click.  Photos: the bundled samples
-(truth in their ``.sheet``) and synthetic phone photos with four random cards and a random season.
+whole-sheet doubt (side, A1 corner, coins) costs one "I checked it" click, and so does a reading that
+contradicts itself (``rules.policy.READING_SUSPECT``) once no unsure cell can change the score.
+Photos: the bundled samples (truth in their ``.sheet``) and synthetic phone photos with four random
+cards and a random season.
 
     python benchmarks/bench_review_clicks.py --photos 100 --split params
 """
@@ -33,11 +35,15 @@ def clicks(reading: Reading, truth: Sheet, cards: list, season: Season, *, offer
     """Clicks until the policy scores the reading (None when fixing cells cannot: a misread side)."""
     uncertain = reading.uncertain
     count = len(uncertain.doubts)  # one "I checked it" per whole-sheet doubt
-    uncertain = UncertainSheet(uncertain.guess, uncertain.alternatives, ())
+    uncertain = UncertainSheet(uncertain.guess, uncertain.alternatives, (), from_photo=True)
     while True:
         verdict = decide(uncertain, cards, season)
         if verdict:
             return count
+        if verdict.suspect and (not uncertain.alternatives or (verdict.spread and verdict.spread.certain)):
+            count += 1  # only the reading's contradiction is left: "I checked it on the sheet"
+            uncertain = UncertainSheet(uncertain.guess, uncertain.alternatives, ())
+            continue
         if not uncertain.alternatives:
             return None
         cell = min(uncertain.alternatives)

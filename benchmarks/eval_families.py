@@ -4,17 +4,18 @@
                                        [--families graphite,glyph,...]
 
 For every drawing family (:data:`models.synth.style.ALL_FAMILIES`: built-in icons in graphite, icon-font
-designs, coloured fills, fills with icons, marker doodles, a mix), ``--sheets`` synthetic photos of
-random games, drawn in that family only (``--split eval``: the held-out hand drawing held-out pictures,
-including icon fonts training never used; ``params``: the held-out hand, training pictures), one camera
-tier, rectified with the true corners jittered like the locator's error, are read by ``classify_sheet``
-(per-sheet decoding included) with every model directory given. Per family and model it prints, over
-the drawable cells: right by best guess, reported as ``?``, reported wrongly with confidence; over the
-sheets: every cell, coin and star right with no ``?`` (exact), the same by best guess, and every cell
-either right or ``?`` with coins and stars right (fixable: the player's answers to the ``?`` then give
-the exact score; a cell wrong without ``?`` is never asked about), coin tracks right (coins), right
-with no coin doubtful (sure: what ``score`` takes without asking) and wrong with none (silent); over the
-hero cells: read as hero by best guess, and other cells read as hero.
+designs, coloured fills, fills with icons, marker doodles, a mix, people's Quick, Draw! doodles),
+``--sheets`` synthetic photos of random games, drawn in that family only (``--split eval``: the held-out
+hand drawing held-out pictures, including icon fonts training never used; ``params``: the held-out hand,
+training pictures), one camera tier, rectified with the true corners jittered like the locator's error,
+are read by ``classify_sheet`` (per-sheet decoding included) with every model directory given. Per
+family and model it prints, over the drawable cells: right by best guess, reported as ``?``, reported
+wrongly with confidence; over the sheets: every cell, coin and star right with no ``?`` (exact), the
+same by best guess, and every cell either right or ``?`` with coins and stars right (fixable: the
+player's answers to the ``?`` then give the exact score; a cell wrong without ``?`` is never asked
+about), coin tracks right (coins), right with no coin doubtful (sure: what ``score`` takes without
+asking) and wrong with none (silent); over the hero cells: read as hero by best guess, and other cells
+read as hero.
 
 The rendered inputs are cached under ``.cache/families`` (per source fingerprint), so several model
 directories, or a second run, read the very same photos without rendering them again. A model

@@ -238,7 +238,8 @@ def report_html(
     if verdict.message():
         banner += f": {_e(verdict.message())}"
     if review.provisional:
-        banner += ". The figures below are the most likely reading's; fix the framed cells to confirm them."
+        confirm = "fix the framed cells" if verdict.doubtful else "compare the reading with the sheet"
+        banner += f". The figures below are the most likely reading's; {confirm} to confirm them."
     warnings = "".join(f"<li>{_e(w)}</li>" for w in uncertain.doubts)
     problem_items = "".join(
         f"<li><code>{_e(p.get('code', ''))}</code> {_e(' '.join(p.get('cells', [])))}: "

@@ -230,6 +230,9 @@ def _uncertain(body: dict[str, Any]) -> UncertainSheet:
     warnings = body.get("warnings") or []
     if not isinstance(alternatives_in, dict) or not isinstance(warnings, list):
         raise SheetError('"alternatives" is an object {"C4": "FW"} and "warnings" a list of strings')
+    from_photo = body.get("from_photo", False)
+    if not isinstance(from_photo, bool):
+        raise SheetError('"from_photo" is true (a reading of a photo, checked for consistency) or false')
     alternatives = {}
     for cell in sheet.unknown:
         given = alternatives_in.get(cell_label(cell), ".FVPWMHX")
@@ -239,7 +242,7 @@ def _uncertain(body: dict[str, Any]) -> UncertainSheet:
     for label in alternatives_in:
         parse_label(str(label))  # a label that is no cell is an error, not silently ignored
     guess = sheet.replace({cell: alts[0] for cell, alts in alternatives.items()})
-    return UncertainSheet(guess, alternatives, tuple(str(w) for w in warnings))
+    return UncertainSheet(guess, alternatives, tuple(str(w) for w in warnings), from_photo)
 
 
 def _cards_and_season(body: dict[str, Any]) -> tuple[list[Any], str | None]:
@@ -341,8 +344,9 @@ def create_app() -> Starlette:
         except SheetError as exc:
             return _error(400, str(exc))
         if reviewed.provisional:
+            suspect = [problem.to_json() for problem in reviewed.verdict.suspect]
             return _error(422, reviewed.verdict.stake, doubtful=list(reviewed.verdict.doubtful),
-                          warnings=list(uncertain.doubts), provisional=reviewed.shown)
+                          warnings=list(uncertain.doubts), suspect=suspect, provisional=reviewed.shown)
         return JSONResponse(reviewed.shown)
 
     async def check(request: Request) -> Response:

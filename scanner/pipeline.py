@@ -123,10 +123,11 @@ class Reading:
     @property
     def uncertain(self) -> UncertainSheet:
         """The reading as :func:`rules.policy.decide` weighs it: the guess, each ``?`` cell's plausible
-        terrains and the whole-sheet doubts (side, A1 corner, coins)."""
+        terrains and the whole-sheet doubts (side, A1 corner, coins); a machine's reading, so the policy
+        checks that it does not contradict itself."""
         from rules.policy import UncertainSheet  # the policy and its cards only when asked
 
-        return UncertainSheet(self.guess, self.alternatives, self.doubts)
+        return UncertainSheet(self.guess, self.alternatives, self.doubts, from_photo=True)
 
     def to_json(self) -> dict[str, Any]:
         """The ``scan --json`` object of docs/INTERFACES.md §3 plus this project's extra fields."""

@@ -7,7 +7,8 @@
   var SVGNS = "http://www.w3.org/2000/svg";
   var LETTERS = ["A", "B", "C", "D"];
   var DRAWN = [".", "F", "V", "P", "W", "M", "H", "X"];
-  var state = { scan: null, fixes: {}, confirmed: {}, name: "", seq: 0, pinned: null, cell: null };
+  var state = { scan: null, fixes: {}, confirmed: {}, name: "", seq: 0, pinned: null, cell: null,
+                suspect: [], readingChecked: false };
   var $ = function (id) { return document.getElementById(id); };
 
   function el(tag, attrs, text) {
@@ -68,6 +69,7 @@
       .then(function (res) {
         if (!res.ok) { status(res.body.error || "The photo could not be read.", true); return; }
         state.scan = res.body; state.fixes = {}; state.confirmed = {}; state.cell = null;
+        state.suspect = []; state.readingChecked = false;
         status("");
         showResult();
       })
@@ -126,7 +128,7 @@
     var alts = {};
     unsure().forEach(function (label) { alts[label] = state.scan.alternatives[label]; });
     return { sheet: sheetNotation(), cards: chosenCards(), season: $("season").value || null,
-             alternatives: alts, warnings: warnings() };
+             alternatives: alts, warnings: warnings(), from_photo: !state.readingChecked };
   }
 
   // --- drawing: the overlay data comes from front.overlay, the same drawing as the report ---------------
@@ -224,6 +226,7 @@
       .then(function (r) { return r.json().then(function (j) { return { status: r.status, body: j }; }); })
       .then(function (res) {
         if (seq !== state.seq) return;  // an older answer overtaken by a newer fix
+        state.suspect = (res.status === 422 && res.body.suspect) || [];
         if (res.status === 200) renderScore(res.body, null);
         else if (res.status === 422 && res.body.provisional) renderScore(res.body.provisional, res.body.error);
         else { status(res.body.error || "cannot score", true); }
@@ -300,7 +303,7 @@
     banner.appendChild(el("span", { "class": "total", id: "total" }, total));
     var doubtful = score.doubtful;
     banner.appendChild(document.createTextNode(refusal
-      ? "needs a look: " + refusal + ". Tap the framed cells."
+      ? "needs a look: " + refusal + (unsure().length ? ". Tap the framed cells." : ". Compare the reading with the sheet.")
       : (doubtful && doubtful.cells.length ? "scored: the unsure cells (" + doubtful.cells.join(", ")
           + ") cannot change it." : "scored.")));
     renderWarnings();
@@ -334,6 +337,14 @@
       li.appendChild(b);
       ul.appendChild(li);
     });
+    if (state.suspect.length) {  // the reading contradicts itself: look, fix, or say the sheet is so
+      var li = el("li", {}, "The reading contradicts itself (" + state.suspect.map(function (p) {
+        return p.code + " " + p.cells.join(" "); }).join("; ") + "): a space or star may be misread. ");
+      var b = el("button", { type: "button", "class": "button" }, "I checked it on the sheet");
+      b.addEventListener("click", function () { state.readingChecked = true; rescore(); });
+      li.appendChild(b);
+      ul.appendChild(li);
+    }
   }
 
   // --- the .sheet to keep ----------------------------------------------------------------------------------

@@ -14,12 +14,22 @@ A font draws exact outlines; a player sketches. A share of the training split's 
 corners cut, lines wobbling, strokes left out or cut short, loops left open or run past their start,
 line ends overshooting. The eval and params splits never draw it, so their renders are unchanged.
 
-The fonts are installed for training only (``models/synth/fetch_glyph_fonts.sh``); inference never
-needs them, and a missing font only narrows the catalogue.
+Fonts draw what a designer drew. Players' own hands are nearer to the doodles of Google's *Quick, Draw!*
+game (``glyphs.json`` → ``doodles``: trees, houses, rivers, skulls, swords, ... each category a
+hundred drawings by different people, 28 px bitmaps), drawn along their lines like a line icon. The
+first :data:`DOODLE_TRAIN` drawings of a category are the training pictures, the rest held out: the
+``doodle`` drawing family (:func:`pick_doodle`) draws every terrain as a doodle of its half. No other
+family draws doodles and the committed nets never trained on them: the family measures hands of
+hundreds of people the models have never seen (mixing training doodles into the glyph family was
+measured and not kept, see README).
+
+The fonts and doodles are installed for training only (``models/synth/fetch_glyph_fonts.sh``);
+inference never needs them, and a missing font or doodle file only narrows the catalogue.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -57,6 +67,13 @@ SKETCH_OVERSHOOT = 0.035
 #: Spacing of the points a sketched line is redrawn through, cell units.
 SKETCH_STEP = 0.008
 _SKETCHED = ":sketch"
+#: Drawings of each category that are training pictures; the rest are the held-out pictures.
+DOODLE_TRAIN = 80
+#: Side of a doodle bitmap, pixels; its upscaling before tracing; the ink level counted as line.
+DOODLE_PX = 28
+DOODLE_UPSCALE = 2
+DOODLE_LEVEL = 0.25
+_DOODLE_SOURCE = "quickdraw"
 #: Name suffixes that mark a weight of the same design (``tree-fill`` is a ``tree``).
 _SUFFIXES = ("-filled", "-fill", "-outline", "-line")
 #: ``.class:before { content: "\\e001" }``; some stylesheets write the character itself, in either quotes.
@@ -129,22 +146,65 @@ def catalogue(half: str) -> dict[str, tuple[str, ...]]:
 
 
 @cache
+def doodle_bitmaps(category: str) -> np.ndarray:
+    """The doodles of one *Quick, Draw!* category: (N, 28, 28) float ink in [0, 1] (none: (0, 28, 28))."""
+    path = _resolve(sources()["doodles"]["path"]) / f"{category}.ndjson.gz"
+    if not path.is_file():
+        return np.zeros((0, DOODLE_PX, DOODLE_PX), np.float32)
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    return np.asarray(rows, np.float32).reshape(-1, DOODLE_PX, DOODLE_PX)
+
+
+@cache
+def doodle_catalogue(half: str = "train") -> dict[str, tuple[str, ...]]:
+    """Terrain symbol -> doodle keys (``quickdraw:category:index``) of the installed categories, the
+    training pictures (``half="train"``: the first :data:`DOODLE_TRAIN` of each category) or the
+    held-out ones (``"eval"``)."""
+    terrains = sources()["doodles"]["terrains"]
+
+    def drawings(category: str) -> range:
+        n = len(doodle_bitmaps(category))
+        return range(min(n, DOODLE_TRAIN)) if half == "train" else range(DOODLE_TRAIN, n)
+
+    return {t: tuple(f"{_DOODLE_SOURCE}:{c}:{i}" for c in cats for i in drawings(c))
+            for t, cats in terrains.items()}
+
+
+def pick_doodle(rng: np.random.Generator, terrain: str, half: str) -> str | None:
+    """A random doodle of ``terrain`` from the pictures of ``half`` as an icon variant, drawn along
+    its lines (None when no doodle is installed)."""
+    keys = doodle_catalogue(half).get(terrain, ())
+    if not keys:
+        return None
+    return icon_key(str(keys[int(rng.integers(len(keys)))]), "stroke")
+
+
+def _crop(mask: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(mask)
+    if not len(xs):
+        return np.zeros((1, 1), bool)
+    return np.pad(mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1], 2)
+
+
+@cache
 def glyph_mask(key: str) -> np.ndarray:
-    """The glyph ``source:font:name`` rasterised: a bool mask cropped to its ink (about GLYPH_PX tall)."""
+    """The glyph ``source:font:name`` rasterised (a doodle ``quickdraw:category:index`` upscaled): a
+    bool mask cropped to its ink (about GLYPH_PX tall)."""
     from PIL import Image, ImageDraw, ImageFont
 
     src, k, name = key.split(":")
+    if src == _DOODLE_SOURCE:
+        ink = doodle_bitmaps(k)[int(name)]
+        big = cv2.resize(ink, None, fx=DOODLE_UPSCALE, fy=DOODLE_UPSCALE, interpolation=cv2.INTER_LINEAR)
+        return _crop(big > DOODLE_LEVEL)
     font_spec, css_spec, *prefix = sources()["sources"][src]["fonts"][int(k)]
     code = _codepoints(_resolve(css_spec), *prefix)[name]
     font = ImageFont.truetype(str(_resolve(font_spec)), GLYPH_PX)
     size = 2 * GLYPH_PX
     img = Image.new("L", (size, size), 0)
     ImageDraw.Draw(img).text((size // 2, size // 2), chr(code), fill=255, font=font, anchor="mm")
-    mask = np.asarray(img) > 127
-    ys, xs = np.nonzero(mask)
-    if not len(xs):
-        return np.zeros((1, 1), bool)
-    return np.pad(mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1], 2)
+    return _crop(np.asarray(img) > 127)
 
 
 def is_line_icon(key: str) -> bool:
@@ -341,4 +401,5 @@ def pick_glyph(rng: np.random.Generator, terrain: str, half: str, sketch: bool =
     return icon_key(key, mode, sketch and bool(rng.random() < SKETCH_SHARE))
 
 
-__all__ = ["MODES", "catalogue", "glyph_icon", "glyph_strokes", "is_glyph", "pick_glyph", "sketch_strokes"]
+__all__ = ["MODES", "catalogue", "doodle_bitmaps", "doodle_catalogue", "glyph_icon", "glyph_strokes",
+           "is_glyph", "pick_doodle", "pick_glyph", "sketch_strokes"]

@@ -21,13 +21,15 @@ from typing import Literal
 
 import numpy as np
 
-Family = Literal["graphite", "glyph", "color", "color_icon", "marker", "mixed"]
+Family = Literal["graphite", "glyph", "color", "color_icon", "marker", "mixed", "doodle"]
 #: The families a style is drawn from when none is asked for (the train, eval and params streams).
 FAMILIES: tuple[str, ...] = ("graphite", "color", "color_icon", "marker", "mixed")
 #: Every drawing family, for training and the leave-one-family-out table (``glyph``: icon-font designs
 #: drawn in pencil, pen or marker, :mod:`models.synth.glyphs`; only drawn when asked for by name, so
-#: the default streams stay as they were).
-ALL_FAMILIES: tuple[str, ...] = ("graphite", "glyph", "color", "color_icon", "marker", "mixed")
+#: the default streams stay as they were; ``doodle``: people's *Quick, Draw!* doodles in pencil or
+#: colour, :func:`models.synth.glyphs.pick_doodle`, likewise only by name; last, so the others' seed
+#: ranges stay).
+ALL_FAMILIES: tuple[str, ...] = ("graphite", "glyph", "color", "color_icon", "marker", "mixed", "doodle")
 SPLITS = ("train", "eval", "params")
 #: Which half of the tables each split draws from: (the hand: parameter bins, fill modes and digit
 #: fonts; the pictures: icon variants and coin marks). ``params`` is a hand training never saw drawing
@@ -147,6 +149,24 @@ def _glyph_look(
     return TerrainLook(None, icon, hand.graphite, False, 1.0, 1.0)
 
 
+def _doodle_look(
+    rng: np.random.Generator,
+    terrain: str,
+    pictures: str,
+    icons: tuple[str, ...],
+    color: tuple[int, int, int],
+    hand: Hand,
+) -> TerrainLook:
+    """A terrain drawn as one of people's doodles of it (a built-in icon when none is installed), in the
+    hand's graphite or in the terrain's colour."""
+    from models.synth.glyphs import pick_doodle
+
+    icon = pick_doodle(rng, terrain, pictures) or str(rng.choice(icons))
+    if hand.medium == "marker" or rng.random() < 0.5:
+        return TerrainLook(None, icon, color, True, 1.0, 1.0)
+    return TerrainLook(None, icon, hand.graphite, False, 1.0, 1.0)
+
+
 def _hand(rng: np.random.Generator, half: str, medium: Literal["pencil", "marker"]) -> Hand:
     if medium == "marker":
         width = _bins(rng, half, [0.05, 0.065, 0.075, 0.09, 0.1, 0.12])
@@ -233,7 +253,7 @@ class DrawStyle:
         if fam not in ALL_FAMILIES:
             raise ValueError(f"unknown style family {fam!r}: expected one of {', '.join(ALL_FAMILIES)}")
         medium: Literal["pencil", "marker"] = "marker" if fam == "marker" else "pencil"
-        if fam == "glyph" and rng.random() < 0.2:
+        if fam in ("glyph", "doodle") and rng.random() < 0.2:
             medium = "marker"
         half, pictures = HALVES[split]
         hand = _hand(rng, half, medium)
@@ -254,6 +274,8 @@ class DrawStyle:
                 look = TerrainLook(None, str(rng.choice(icons)), hand.graphite, False, 1.0, 1.0)
             elif sub == "glyph":
                 look = _glyph_look(rng, t, pictures, icons, color, hand, val, split == "train")
+            elif sub == "doodle":
+                look = _doodle_look(rng, t, pictures, icons, color, hand)
             elif sub == "color":
                 look = TerrainLook(
                     mode, None, color, False, float(rng.uniform(0.3, 1.0)), float(rng.uniform(0.45, 1.0))

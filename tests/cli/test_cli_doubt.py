@@ -26,21 +26,23 @@ BASE = Sheet.blank("A").replace({(0, 0): "F", (0, 1): "F"})
 CORNER_DOUBT = "which corner is A1 is unclear (confidence 0.10); check the coin track is in the photo"
 
 
-def _reading(unsure: dict[str, dict[str, float]], doubts: tuple[str, ...] = ()) -> Reading:
-    """A Reading of BASE with '?' on `unsure` cells, each given its class probabilities by symbol."""
+def _reading(
+    unsure: dict[str, dict[str, float]], doubts: tuple[str, ...] = (), base: Sheet = BASE
+) -> Reading:
+    """A Reading of `base` with '?' on `unsure` cells, each given its class probabilities by symbol."""
     probs = np.zeros((11, 11, len(TERRAIN_SYMBOLS)))
     for r in range(11):
         for c in range(11):
-            ch = BASE.rows[r][c]
+            ch = base.rows[r][c]
             probs[r, c, TERRAIN_SYMBOLS.index(ch if ch in TERRAIN_SYMBOLS else ".")] = 1.0
     cells = {parse_label(k): v for k, v in unsure.items()}
     for (r, c), p in cells.items():
         probs[r, c] = 0.0
         for symbol, value in p.items():
             probs[r, c, TERRAIN_SYMBOLS.index(symbol)] = value
-    guess = BASE.replace({(r, c): max(p, key=p.__getitem__) for (r, c), p in cells.items()})
+    guess = base.replace({(r, c): max(p, key=p.__getitem__) for (r, c), p in cells.items()})
     return Reading(
-        sheet=BASE.replace(dict.fromkeys(cells, "?")),
+        sheet=base.replace(dict.fromkeys(cells, "?")),
         guess=guess,
         confidence=probs.max(axis=-1),
         doubtful=tuple(sorted(unsure, key=lambda k: parse_label(k))),
@@ -60,6 +62,9 @@ INNER = {"G7": {"F": 0.70, ".": 0.25, "V": 0.05}}
 EDGE = {"A3": {"F": 0.60, ".": 0.40}}
 # An edge cell whose only other reading is below ALTERNATIVE_PROBABILITY: one plausible reading.
 FAINT = {"A3": {"F": 1.0 - ALTERNATIVE_PROBABILITY / 2, ".": ALTERNATIVE_PROBABILITY / 2}}
+# F8 read as an X with no hit star: no correct reading of a legal sheet shows that (seed 7050183's
+# misreading); Sentinel Wood still scores 2 whatever F8 is.
+CROSSED = BASE.replace({parse_label("F8"): "X"})
 # Twelve cells with two readings each: 4096 readings, over the cap.
 MANY = {f"{row}{col}": {"F": 0.6, ".": 0.4} for row in "DE" for col in (1, 2, 4, 5, 6, 7)}
 
@@ -170,3 +175,48 @@ def test_scan_json_lists_each_unsure_cells_readings(fake) -> None:  # type: igno
     result = runner.invoke(app, ["scan", str(fake(_reading({**INNER, **EDGE}))), "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["alternatives"] == {"A3": "F.", "G7": "F.V"}
+
+
+def test_a_reading_that_contradicts_itself_is_refused_with_its_findings(fake) -> None:  # type: ignore[no-untyped-def]
+    photo = fake(_reading({}, base=CROSSED))
+    result = runner.invoke(app, ["score", str(photo), "--cards", "sentinel_wood", "--json"])
+    assert result.exit_code == 4 and result.stdout == ""
+    line = result.stderr.strip()
+    assert len(line.splitlines()) == 1
+    assert "contradicts itself" in line and "destroyed_without_star" in line and "F8" in line
+    args = ["score", str(photo), "--cards", "sentinel_wood", "--json", "--allow-doubtful"]
+    guessed = runner.invoke(app, args)
+    assert guessed.exit_code == 0, guessed.output
+    doubtful = json.loads(guessed.stdout)["doubtful"]
+    assert doubtful["certain"] is False and doubtful["cells"] == []
+    assert [(p["code"], p["cells"]) for p in doubtful["suspect"]] == [("destroyed_without_star", ["F8"])]
+
+
+def test_unsure_cells_that_cannot_matter_do_not_settle_a_contradiction(fake) -> None:  # type: ignore[no-untyped-def]
+    photo = fake(_reading(INNER, base=CROSSED))
+    result = runner.invoke(app, ["score", str(photo), "--cards", "sentinel_wood"])
+    assert result.exit_code == 4 and "destroyed_without_star" in result.stderr
+    assert "cannot change this score" not in result.stderr
+
+
+def test_a_consistent_reading_is_still_scored_outright(fake) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(app, ["score", str(fake(_reading({}))), "--cards", "sentinel_wood", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["total"] == 2 and "doubtful" not in out and result.stderr == ""
+
+
+def test_a_sheet_file_is_a_persons_and_scored_as_written(tmp_path: Path) -> None:
+    path = tmp_path / "crossed.sheet"
+    path.write_text(CROSSED.to_text(), encoding="utf-8")
+    result = runner.invoke(app, ["score", str(path), "--cards", "sentinel_wood", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["total"] == 2
+
+
+def test_batch_rows_name_the_findings_that_refused_them(fake) -> None:  # type: ignore[no-untyped-def]
+    result = runner.invoke(app, ["batch", str(fake(_reading({}, base=CROSSED))), "--cards", "sentinel_wood"])
+    assert result.exit_code == 4
+    (row,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert (row["ok"], row["status"]) == (False, 4) and "contradicts itself" in row["error"]
+    assert [(p["code"], p["cells"]) for p in row["suspect"]] == [("destroyed_without_star", ["F8"])]

@@ -4,6 +4,7 @@ the sheet.  Screenshots go to $CARTOSCAN_SHOTS when set (docs/ keeps the ones lo
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import tempfile
@@ -21,6 +22,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
+import httpx  # noqa: E402
 import uvicorn  # noqa: E402
 from golden_samples import refused_photo  # noqa: E402
 
@@ -187,4 +189,54 @@ def test_a_bad_upload_says_why(server: str, browser: object, tmp_path: Path) -> 
     page.wait_for_function("() => document.querySelector('#status').classList.contains('error')")
     assert "not an image" in page.text_content("#status")
     assert page.locator("b").count() == 0  # the file name is text, never markup
+    page.close()
+
+
+def test_a_reading_that_contradicts_itself_needs_a_look_until_checked(server: str, browser: object) -> None:
+    """The page weighs what it read as a photo's reading: an X with no hit star (here drawn into the
+    scan's answer on a surely empty space) keeps it from being scored once every unsure cell is fixed,
+    until the person says they checked it on the sheet."""
+    reading = read_photo(SAMPLES / PHOTO)
+    assert isinstance(reading, Reading) and not reading.stars and not reading.doubts
+    blank = next((r, c) for r in range(11) for c in range(11)
+                 if str(reading.sheet[r, c]) == "." and _truth("ABCDEFGHIJK"[r] + str(c + 1)) == ".")
+    crossed = "ABCDEFGHIJK"[blank[0]] + str(blank[1] + 1)
+
+    photo = (SAMPLES / PHOTO).read_bytes()
+    scanned = httpx.post(server + "/api/scan", files={"photo": (PHOTO, photo, "image/jpeg")}, timeout=60)
+    body = scanned.json()
+    for layer in body["overlay"]:
+        if layer["cell"] == crossed:
+            layer["symbol"] = "X"
+
+    def cross(route: object) -> None:  # the page's upload answered with the altered reading
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))  # type: ignore[attr-defined]
+
+    page = browser.new_page()  # type: ignore[attr-defined]
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.route("**/api/scan", cross)
+    page.goto(server + "/")
+    for letter, name in zip("ABCD", NAMES, strict=True):
+        page.fill(f"#card-{letter}", name)
+    page.select_option("#season", "winter")
+    page.set_input_files("#upload", str(SAMPLES / PHOTO))
+    page.wait_for_selector("#total")
+    for label in reading.doubtful:  # every unsure cell fixed to the truth, alone
+        page.click(f"#c-{label}")
+        if page.is_checked("#alike-box") and page.is_visible("#alike"):
+            page.uncheck("#alike-box")
+        symbol = _truth(label)
+        page.click(f"#choices button[data-symbol='{symbol}'], #others button[data-symbol='{symbol}']")
+        fixed = "n => !document.querySelector('#c-' + n).classList.contains('doubt')"
+        page.wait_for_function(fixed, arg=label)
+    page.wait_for_function("() => document.querySelector('#warnings').textContent.includes('contradicts')")
+    banner = page.text_content("#banner")
+    assert "needs a look" in banner and "destroyed_without_star" in banner and crossed in banner
+    assert "provisional" in page.text_content("#total-row")
+    _shot(page, "page_contradiction.png")
+    page.click("#warnings li:last-child button")  # "I checked it on the sheet"
+    page.wait_for_function("() => !document.querySelector('#banner').classList.contains('refused')")
+    assert "scored" in page.text_content("#banner") and "contradicts" not in page.text_content("#warnings")
+    assert not errors, errors
     page.close()

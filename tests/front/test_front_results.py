@@ -45,6 +45,17 @@ def test_a_refused_sheet_still_shows_its_most_likely_figures() -> None:
     assert fixed.to_json()["outcome"] == "scored"
 
 
+def test_a_photos_reading_that_contradicts_itself_is_shown_provisional_in_the_report() -> None:
+    crossed = Sheet.blank("A").replace({(0, 0): "F", (5, 7): "X"})  # F8: an X with no hit star
+    got = review(UncertainSheet(crossed, from_photo=True), CARDS, "winter")
+    assert not got.verdict and got.provisional and "destroyed_without_star" in got.verdict.stake
+    assert [p["code"] for p in got.shown["doubtful"]["suspect"]] == ["destroyed_without_star"]
+    html = report_html(got, CARDS, "winter", title="crossed")
+    assert "contradicts itself" in html and "compare the reading with the sheet" in html
+    typed = review(UncertainSheet(crossed), CARDS, "winter")  # a person's sheet: scored as written
+    assert typed.verdict and not typed.provisional
+
+
 def test_the_sheet_text_keeps_doubts_and_a_title_cannot_add_headers() -> None:
     text = sheet_text(_uncertain(), title="alice.jpg\ncoins: 14\rside: B")
     sheet = Sheet.parse(text)

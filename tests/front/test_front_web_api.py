@@ -164,6 +164,23 @@ def test_unsure_cells_go_through_the_policy(client: TestClient) -> None:
     assert allowed.json()["doubtful"]["warnings"] == ["printed side A is unclear"]
 
 
+def test_a_photos_reading_that_contradicts_itself_is_not_scored_outright(client: TestClient) -> None:
+    crossed = Sheet.blank("A").replace({(0, 0): "F", (5, 7): "X"}).to_text()  # F8: an X with no star
+    body = {"sheet": crossed, "cards": ["sentinel_wood"], "from_photo": True}
+    refused = client.post("/api/score", json=body)
+    assert refused.status_code == 422
+    answer = refused.json()
+    assert "contradicts itself" in answer["error"] and answer["doubtful"] == []
+    assert [(p["code"], p["cells"]) for p in answer["suspect"]] == [("destroyed_without_star", ["F8"])]
+    assert answer["provisional"]["doubtful"]["suspect"] == answer["suspect"]
+    # a person's sheet (no "from_photo", or a person who checked the reading) is scored as written
+    for person in ({k: v for k, v in body.items() if k != "from_photo"}, body | {"from_photo": False}):
+        scored = client.post("/api/score", json=person)
+        assert scored.status_code == 200 and "doubtful" not in scored.json()
+    bad = client.post("/api/score", json=body | {"from_photo": "yes"})
+    assert bad.status_code == 400 and "from_photo" in bad.json()["error"]
+
+
 @pytest.mark.parametrize(
     ("body", "words"),
     [

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from known_cases import DATA, KnownCase, read_cases
 
-from rules import Sheet, SheetError
+from rules import Sheet, SheetError, parse_label
 from rules.cards import find_card
-from rules.policy import Outcome, UncertainSheet, decide
+from rules.check import Code, check_sheet
+from rules.policy import NOT_BLOCKING, READING_SUSPECT, Outcome, UncertainSheet, decide
 
 # Side A, forests on A1 and A2: Sentinel Wood (a star per forest on the map edge) scores 2.
 BASE = Sheet.blank("A").replace({(0, 0): "F", (0, 1): "F"})
@@ -78,3 +80,68 @@ def test_a_person_fixing_cells_settles_them() -> None:
     assert decide(fixed, WOOD).outcome is Outcome.SETTLED
     with pytest.raises(SheetError):
         uncertain.fix({(1, 3): "F"})  # B4 is a printed mountain on side A
+
+
+# --- the consistency gate: a machine's reading that contradicts itself is not scored outright --------
+
+GATE = read_cases(DATA / "rules" / "policy" / "gate.cases", required=("from", "outcome", "suspect"),
+                  optional=("unsure", "finds"))
+
+
+def _gate_case(case: KnownCase) -> UncertainSheet:
+    sheet = Sheet.parse(case.text)
+    unsure = {}
+    for entry in case.meta.get("unsure", "").split():
+        label, _, readings = entry.partition("=")
+        unsure[parse_label(label)] = tuple(readings)
+    assert case.meta["from"] in ("photo", "sheet"), case.meta["from"]
+    return UncertainSheet(sheet, unsure, from_photo=case.meta["from"] == "photo")
+
+
+@pytest.mark.parametrize("case", GATE, ids=[c.id for c in GATE])
+def test_gate_known_answers(case: KnownCase) -> None:
+    uncertain = _gate_case(case)
+    verdict = decide(uncertain, WOOD)
+    assert verdict.outcome.value == case.meta["outcome"]
+    want = set(case.meta["suspect"].split()) - {"none"}
+    assert {p.code.value for p in verdict.suspect} == want
+    found = {p.code.value for p in check_sheet(uncertain.sheet).problems}
+    assert set(case.meta.get("finds", "").split()) | want <= found  # the case raises what it is about
+    if want:
+        assert not verdict and verdict.sheet is None
+        assert all(code in verdict.stake for code in want) and "contradicts itself" in verdict.stake
+
+
+def test_every_check_code_blocks_or_says_why_not() -> None:
+    assert not READING_SUSPECT.keys() & NOT_BLOCKING.keys()
+    assert READING_SUSPECT.keys() | NOT_BLOCKING.keys() == {code.value for code in Code}
+    assert all(why.strip() for why in [*READING_SUSPECT.values(), *NOT_BLOCKING.values()])
+
+
+def test_gate_cases_cover_every_suspect_code() -> None:
+    covered = {code for case in GATE for code in case.meta["suspect"].split()}
+    assert set(READING_SUSPECT) <= covered
+
+
+def test_allowed_despite_a_contradiction_says_why() -> None:
+    guess = BASE.replace({(5, 7): "X"})  # F8: an X without a star
+    verdict = decide(UncertainSheet(guess, from_photo=True), WOOD, allow_doubtful=True)
+    assert verdict.outcome is Outcome.ALLOWED and verdict.sheet == guess
+    doubtful = verdict.doubtful_json()
+    assert doubtful is not None and doubtful["certain"] is False
+    assert [(p["code"], p["cells"]) for p in doubtful["suspect"]] == [("destroyed_without_star", ["F8"])]
+    assert "contradicts itself" in verdict.message() and "destroyed_without_star" in verdict.message()
+
+
+def test_a_contradiction_joins_the_stake_of_cells_that_change_the_score() -> None:
+    guess = BASE.replace({EDGE: "F", (5, 7): "X"})
+    verdict = decide(UncertainSheet(guess, {EDGE: ("F", ".")}, from_photo=True), WOOD)
+    assert not verdict and verdict.spread is not None
+    assert "the total would be 2 to 3" in verdict.stake and "destroyed_without_star" in verdict.stake
+
+
+def test_a_person_fixing_a_reading_keeps_it_a_reading() -> None:
+    guess = BASE.replace({INNER: "X"})
+    uncertain = UncertainSheet(guess, {EDGE: ("F", ".")}, from_photo=True)
+    assert decide(uncertain.fix({EDGE: "."}), WOOD).suspect  # G7's X is still unexplained
+    assert decide(uncertain.fix({EDGE: ".", INNER: "."}), WOOD).outcome is Outcome.SCORED

@@ -88,6 +88,8 @@ def test_solid_glyphs_add_hatching_to_the_outline() -> None:
 def test_a_glyph_style_draws_glyphs_of_its_own_half() -> None:
     for split, half in (("train", "train"), ("params", "train"), ("eval", "eval")):
         sources = {s for s, info in glyphs.sources()["sources"].items() if info["half"] == half}
+        if split == "train":  # the doodles: the training split's own (never params)
+            sources.add("quickdraw")
         for seed in range(10):
             style = DrawStyle.random(np.random.default_rng(seed), split, "glyph")
             for t, look in style.looks.items():
@@ -162,3 +164,31 @@ def test_only_training_glyph_looks_are_sketched_and_an_exact_glyph_leaves_the_st
     assert all(np.array_equal(a, b) for a, b in zip(exact, glyphs.glyph_strokes(key, "outline"), strict=True))
     drawn = glyphs.glyph_icon(glyphs.icon_key(key, "outline", True), np.random.default_rng(1))
     assert drawn and not all(a.shape == b.shape for a, b in zip(drawn, exact, strict=False))
+
+
+def test_doodles_are_installed_for_every_terrain_and_traced_inside_their_cell() -> None:
+    doodles = glyphs.doodle_catalogue()
+    assert set(doodles) == set(TERRAINS)
+    for t in TERRAINS:
+        assert len(doodles[t]) >= 100, t  # a hundred drawings per installed category
+        key = doodles[t][len(doodles[t]) // 2]
+        assert 0 < glyphs.glyph_mask(key).mean() < 0.6, key  # lines, neither blank nor a blob
+        pts = np.vstack(glyphs.glyph_strokes(key, "stroke"))
+        assert pts.min() >= 0.1 and pts.max() <= 0.9, key
+
+
+def test_only_the_doodle_family_draws_doodles_each_split_its_own_drawings() -> None:
+    def doodles(split: str, family: str) -> set[str]:
+        return {str(look.icon) for seed in range(30)
+                for look in DrawStyle.random(np.random.default_rng(seed), split, family).looks.values()
+                if str(look.icon).startswith("glyph:quickdraw:")}
+
+    assert not doodles("train", "glyph") and not doodles("train", "mixed")
+    train, params, held = doodles("train", "doodle"), doodles("params", "doodle"), doodles("eval", "doodle")
+    assert len(train) >= 100 and len(held) >= 100  # nearly every look of the family is a doodle
+    assert params <= train and not train & held  # params: a held-out hand drawing the training pictures
+    drawing = {int(k.split(":")[3]) for k in train}, {int(k.split(":")[3]) for k in held}
+    assert max(drawing[0]) < glyphs.DOODLE_TRAIN <= min(drawing[1])
+    style = DrawStyle.random(np.random.default_rng(0), "eval", "doodle")
+    for t, look in style.looks.items():
+        assert icon_paths(t, str(look.icon), np.random.default_rng(0))
