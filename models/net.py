@@ -83,8 +83,8 @@ class SmallNet(nn.Module):
         return self.head(f), f
 
 
-def CoinNet() -> SmallNet:
-    return SmallNet(len(COIN_CLASSES))
+def CoinNet(widths: tuple[int, ...] = (12, 24, 32)) -> SmallNet:
+    return SmallNet(len(COIN_CLASSES), widths)
 
 
 def EdgeNet() -> SmallNet:

@@ -25,7 +25,7 @@ import torch
 from torch import nn
 
 from models import dataset as ds
-from models.net import CELL_INPUT, COIN_INPUT, EDGE_INPUT, STAR_CLASSES, CellNet, CoinNet, EdgeNet
+from models.net import CELL_INPUT, COIN_INPUT, EDGE_INPUT, STAR_CLASSES, CellNet, CoinNet, EdgeNet, SmallNet
 from scanner.constants import COIN_CLASSES, EDGE_CLASSES, TERRAIN_CLASSES
 from scanner.nets import MANIFEST, prepare
 
@@ -258,8 +258,9 @@ def fit(
         for i in range(0, len(x), BATCH):
             idx = order[i : i + BATCH]
             cell = task.name == "cell"
-            out = net(augment(xt[idx], gen, mt, st, SHUFFLE_SHARE if cell else 0.0, shape=cell and shape_aug,
-                              fade=cell and fade_aug))
+            drawn = task.name in ("cell", "coin")  # hand-drawn marks; edge strips are not tilted or faded
+            out = net(augment(xt[idx], gen, mt, st, SHUFFLE_SHARE if cell else 0.0, shape=drawn and shape_aug,
+                              fade=drawn and fade_aug))
             loss = sum(lf(o, y[idx]) for lf, o, y in zip(losses, out, yt, strict=False))
             opt.zero_grad()
             loss.backward()
@@ -356,11 +357,14 @@ def train_task(
     fade_aug: bool = False,
     init: Path | None = None,
     lr: float = LEARNING_RATE,
+    bias_shift: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """Fit, calibrate, export and measure one net; returns its manifest entry.
 
     ``resume``: take the weights of a checkpoint written by :func:`fit` instead of fitting (a run
-    stopped early is calibrated, exported and measured as it stood after its last finished epoch)."""
+    stopped early is calibrated, exported and measured as it stood after its last finished epoch).
+    ``bias_shift``: added to the first head's bias before calibration (a one-head net's label-shift
+    correction, :func:`coin_repeat_shift`, carried by the exported weights)."""
     mean, std = channel_stats(train[0])
     xs = [prepare(p, task.size, mean, std) for p in (train[0], calib[0], evaluation[0])]
     t0 = time.perf_counter()
@@ -377,6 +381,10 @@ def train_task(
         stopped = {"stopped_after_epoch": int(state["epoch"]), "of_epochs": epochs}
         log(f"  {task.name}: weights of {resume} (epoch {state['epoch']} of {epochs})")
     seconds = time.perf_counter() - t0
+    if bias_shift is not None:
+        with torch.no_grad():
+            head = net.head if isinstance(net, SmallNet) else getattr(net, task.heads[0])
+            head.bias += torch.from_numpy(bias_shift.astype(np.float32))
     heads = len(task.heads)
     cal_logits = logits_of(net, xs[1], heads)
     temps = {h: fit_temperature(cal_logits[i], calib[1][i]) for i, h in enumerate(task.heads)}
@@ -438,16 +446,20 @@ def split_arrays(
 
     ``cap`` keeps a random subset of at most that many training patches (edges are plentiful: 220 a
     sheet, and far easier than cells; a cap on cells buys more sheets, so more drawing styles, for the
-    same training time). ``rare_repeat``: cell patches of heroes and of hit stars are taken that many
-    times (about one cell in 200 is a hero: a net trained briefly sees too few drawings of them).
+    same training time). ``rare_repeat``: cell patches of heroes and of hit stars, and crossed coins, are
+    taken that many times (about one cell in 200 is a hero, one coin in 50 crossed: a net trained briefly
+    sees too few drawings of them).
     """
     x, labels, sheet = p.arrays(kind)
     cal = held[sheet]
     train = np.flatnonzero(~cal)
     if cap is not None and len(train) > cap:
         train = np.sort(np.random.default_rng(seed).choice(train, cap, replace=False))
-    if kind == "cell" and rare_repeat > 1:
-        rare = train[(labels[0][train] == TERRAIN_CLASSES.index("hero")) | (labels[1][train] > 0)]
+    if kind in ("cell", "coin") and rare_repeat > 1:
+        if kind == "cell":
+            rare = train[(labels[0][train] == TERRAIN_CLASSES.index("hero")) | (labels[1][train] > 0)]
+        else:
+            rare = train[labels[0][train] == COIN_CLASSES.index("crossed")]
         train = np.sort(np.concatenate([train, *[rare] * (rare_repeat - 1)]))
     return (x[train], [y[train] for y in labels]), (x[cal], [y[cal] for y in labels])
 
@@ -463,6 +475,20 @@ def repeat_shift(terrain: np.ndarray, star: np.ndarray, repeat: int) -> np.ndarr
     after = np.bincount(terrain, minlength=k).astype(np.float64)
     rare = (terrain == TERRAIN_CLASSES.index("hero")) | (star > 0)
     before = after - (repeat - 1) / repeat * np.bincount(terrain[rare], minlength=k)
+    shift = np.log(np.maximum(before, 1.0) / before.sum()) - np.log(np.maximum(after, 1.0) / after.sum())
+    out: np.ndarray = shift - shift.max()
+    return out
+
+
+def coin_repeat_shift(coin: np.ndarray, repeat: int) -> np.ndarray:
+    """Log-prior offsets undoing ``--rare-repeat`` on the coin net (crossed coins taken ``repeat``
+    times): ``-log repeat`` for crossed, renormalised over the classes. ``coin``: the training labels as
+    repeated by :func:`split_arrays`."""
+    k = len(COIN_CLASSES)
+    after = np.bincount(coin, minlength=k).astype(np.float64)
+    before = after.copy()
+    crossed = COIN_CLASSES.index("crossed")
+    before[crossed] = after[crossed] / repeat
     shift = np.log(np.maximum(before, 1.0) / before.sum()) - np.log(np.maximum(after, 1.0) / after.sum())
     out: np.ndarray = shift - shift.max()
     return out
@@ -485,6 +511,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "same training time)")
     ap.add_argument("--only", default=",".join(TASKS), help="nets to train (the others are kept from --out)")
     ap.add_argument("--cell-widths", default="16,32,48,64", help="conv widths of the cell net")
+    ap.add_argument("--coin-widths", default="12,24,32", help="conv widths of the coin net")
     ap.add_argument("--resume", type=Path, default=None,
                     help="finish a stopped run: calibrate, export and measure this checkpoint (one net)")
     ap.add_argument("--families", default=None,
@@ -501,20 +528,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--eval-sheets", type=int, default=10,
                     help="eval-split sheets per family (manifest figures)")
     ap.add_argument("--shape-aug", action="store_true",
-                    help="tilt, scale, stroke weight, blur, grey (cell net)")
-    ap.add_argument("--fade-aug", action="store_true", help="faint ink toward the paper (cell net)")
+                    help="tilt, scale, stroke weight, blur, grey (cell and coin nets)")
+    ap.add_argument("--fade-aug", action="store_true", help="faint ink toward the paper (cell and coin nets)")
     ap.add_argument("--default-sheets", type=int, default=0,
                     help="with --families: also this many sheets of the default mixed train split")
     ap.add_argument("--init", type=Path, default=None,
                     help="start from this checkpoint's weights (one net, as written by an earlier run)")
     ap.add_argument("--lr", type=float, default=LEARNING_RATE, help="peak learning rate (one-cycle)")
     ap.add_argument("--rare-repeat", type=int, default=1,
-                    help="hero and hit-star cell patches taken this many times in training")
+                    help="hero and hit-star cell patches and crossed coins taken this many times")
     args = ap.parse_args(argv)
     only = [t.strip() for t in args.only.split(",") if t.strip()]
     widths = tuple(int(w) for w in args.cell_widths.split(","))
     tasks = dict(TASKS)
+    coin_widths = tuple(int(w) for w in args.coin_widths.split(","))
     tasks["cell"] = replace(TASKS["cell"], make=lambda: CellNet(widths))
+    tasks["coin"] = replace(TASKS["coin"], make=lambda: CoinNet(coin_widths))
     kept: dict[str, Any] = {}
     if set(only) != set(TASKS):
         old = json.loads((args.out / MANIFEST).read_text(encoding="utf-8"))
@@ -579,12 +608,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             cal_x, cal_y, _ = calib.arrays(task.name)
             cal = (cal_x, cal_y)
         ev_x, ev_y, _ = evaluation.arrays(task.name)
+        # the coin net carries its repeat correction in its weights (the scanner reads no coin prior shift)
+        coin_repeat = task.name == "coin" and args.rare_repeat > 1
+        fold = coin_repeat_shift(tr[1][0], args.rare_repeat) if coin_repeat else None
         entries[task.name] = train_task(task, tr, cal, (ev_x, ev_y), out=args.out, epochs=args.epochs,
                                         seed=args.seed + i, log=log, resume=args.resume,
                                         shape_aug=args.shape_aug, fade_aug=args.fade_aug, init=args.init,
-                                        lr=args.lr)
+                                        lr=args.lr, bias_shift=fold)
+        if fold is not None:
+            entries[task.name]["bias_shift"] = {"coin": [float(v) for v in fold]}
         entries[task.name]["code_version"] = git_commit()
         entries[task.name]["recipe"] = recipe
+        if task.name == "coin":
+            entries[task.name]["widths"] = list(coin_widths)
         if task.name == "cell":
             entries[task.name]["widths"] = list(widths)
             if args.rare_repeat > 1:  # the temperatures above were fitted without it

@@ -14,7 +14,7 @@ pytest.importorskip("torch")
 
 from models import train
 from scanner.classify import classify_sheet
-from scanner.constants import TERRAIN_CLASSES
+from scanner.constants import COIN_CLASSES, TERRAIN_CLASSES
 from scanner.nets import load_models
 
 
@@ -89,6 +89,36 @@ def test_family_training_leaves_one_family_out_and_calibrates_on_held_out_design
     assert second["data"]["default_split_sheets"] == 1
     assert "train" in {p.name for p in (tmp_path / "cache").glob("*/*")}
     load_models(out)
+
+
+def test_a_wider_coin_net_trained_alone_carries_its_crossed_repeat_correction(tmp_path: Path) -> None:
+    out = tmp_path / "models"
+    out.mkdir()
+    committed = Path(train.__file__).parent
+    for name in ("manifest.json", "cell.onnx", "coin.onnx", "edge.onnx"):
+        (out / name).write_bytes((committed / name).read_bytes())
+    assert train.main(["--out", str(out), "--only", "coin", "--families", "graphite", "--family-sheets", "1",
+                       "--coin-widths", "8,16,24", "--rare-repeat", "3", "--shape-aug", "--fade-aug",
+                       "--calibrate-on", "eval", "--calibration-sheets", "1", "--eval-sheets", "1",
+                       "--epochs", "1", "--threads", "1", "--cache", str(tmp_path / "cache")]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    coin = manifest["models"]["coin"]
+    assert coin["widths"] == [8, 16, 24] and coin["recipe"]["rare_repeat"] == 3
+    shift = coin["bias_shift"]["coin"]  # -log 3 for crossed when the sheet has any, else nothing
+    assert shift[COIN_CLASSES.index("crossed")] in (0.0, pytest.approx(-np.log(3)))
+    assert shift[COIN_CLASSES.index("empty")] == pytest.approx(0.0)
+    assert manifest["models"]["cell"]["sha256"] == json.loads(
+        (committed / "manifest.json").read_text())["models"]["cell"]["sha256"]
+    models = load_models(out)
+    assert models.coin.run(np.zeros((2, 24, 24, 3), np.uint8))[1].shape == (2, 24)  # features: last width
+
+
+def test_coin_repeat_shift_undoes_the_crossed_repetition() -> None:
+    crossed = COIN_CLASSES.index("crossed")
+    coin = np.array([0] * 50 + [1] * 30 + [crossed] * 3 * 5)  # five crossed coins shown three times
+    shift = train.coin_repeat_shift(coin, 3)
+    assert shift[crossed] == pytest.approx(-np.log(3)) and shift[[0, 1]] == pytest.approx(0.0)
+    assert np.allclose(train.coin_repeat_shift(coin, 1), 0.0)
 
 
 def test_channel_stats_match_the_whole_array_formula() -> None:
