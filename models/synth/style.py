@@ -125,44 +125,22 @@ def _tint(bgr: tuple[int, int, int], hue_deg: float, sat: float, val: float) -> 
     return int(out[0]), int(out[1]), int(out[2])
 
 
-def _glyph_look(
+def _icon_look(
     rng: np.random.Generator,
     terrain: str,
-    pictures: str,
-    icons: tuple[str, ...],
+    icon: str,
     color: tuple[int, int, int],
     hand: Hand,
     val: float,
-    sketch: bool = False,
+    *,
+    habits: bool,
 ) -> TerrainLook:
-    """A terrain drawn as an icon-font design (a built-in icon where the half has no glyph for it), in
-    the hand's graphite or in colour (the usual one or one of this player's own habits); ``sketch``:
-    the training split, where some glyphs are drawn sketched."""
-    from models.synth.glyphs import pick_glyph
-
-    icon = pick_glyph(rng, terrain, pictures, sketch) or str(rng.choice(icons))
+    """A terrain drawn as ``icon`` (an icon-font glyph or a doodle) in the hand's graphite or in colour:
+    the usual one, or with ``habits`` sometimes one of this player's own colours for it."""
     if hand.medium == "marker" or rng.random() < 0.5:
-        habits = HABIT_COLORS[terrain]
-        if rng.random() < 0.3:
-            color = _tint(habits[int(rng.integers(len(habits)))], float(rng.normal(0, 5)), 1.0, val)
-        return TerrainLook(None, icon, color, True, 1.0, 1.0)
-    return TerrainLook(None, icon, hand.graphite, False, 1.0, 1.0)
-
-
-def _doodle_look(
-    rng: np.random.Generator,
-    terrain: str,
-    pictures: str,
-    icons: tuple[str, ...],
-    color: tuple[int, int, int],
-    hand: Hand,
-) -> TerrainLook:
-    """A terrain drawn as one of people's doodles of it (a built-in icon when none is installed), in the
-    hand's graphite or in the terrain's colour."""
-    from models.synth.glyphs import pick_doodle
-
-    icon = pick_doodle(rng, terrain, pictures) or str(rng.choice(icons))
-    if hand.medium == "marker" or rng.random() < 0.5:
+        if habits and rng.random() < 0.3:
+            options = HABIT_COLORS[terrain]
+            color = _tint(options[int(rng.integers(len(options)))], float(rng.normal(0, 5)), 1.0, val)
         return TerrainLook(None, icon, color, True, 1.0, 1.0)
     return TerrainLook(None, icon, hand.graphite, False, 1.0, 1.0)
 
@@ -264,6 +242,8 @@ class DrawStyle:
         val = float(rng.uniform(0.85, 1.1))
         modes = FILL_MODES[half]
         shared_mode = str(rng.choice(modes))
+        from models.synth.glyphs import pick_doodle, pick_glyph
+
         looks: dict[str, TerrainLook] = {}
         for t in TERRAINS:
             sub = fam if fam != "mixed" else str(rng.choice(("graphite", "color", "color_icon", "marker")))
@@ -273,9 +253,12 @@ class DrawStyle:
             if sub == "graphite":
                 look = TerrainLook(None, str(rng.choice(icons)), hand.graphite, False, 1.0, 1.0)
             elif sub == "glyph":
-                look = _glyph_look(rng, t, pictures, icons, color, hand, val, split == "train")
+                # a built-in icon where the half has no glyph; the training split sketches some glyphs
+                icon = pick_glyph(rng, t, pictures, split == "train") or str(rng.choice(icons))
+                look = _icon_look(rng, t, icon, color, hand, val, habits=True)
             elif sub == "doodle":
-                look = _doodle_look(rng, t, pictures, icons, color, hand)
+                icon = pick_doodle(rng, t, pictures) or str(rng.choice(icons))
+                look = _icon_look(rng, t, icon, color, hand, val, habits=False)
             elif sub == "color":
                 look = TerrainLook(
                     mode, None, color, False, float(rng.uniform(0.3, 1.0)), float(rng.uniform(0.45, 1.0))
