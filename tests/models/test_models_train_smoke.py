@@ -18,6 +18,16 @@ from scanner.constants import COIN_CLASSES, TERRAIN_CLASSES
 from scanner.nets import load_models
 
 
+def _committed_models(tmp_path: Path) -> Path:
+    """A copy of the committed models (manifest and the three nets) to train some of them anew in."""
+    out = tmp_path / "models"
+    out.mkdir()
+    committed = Path(train.__file__).parent
+    for name in ("manifest.json", "cell.onnx", "coin.onnx", "edge.onnx"):
+        (out / name).write_bytes((committed / name).read_bytes())
+    return out
+
+
 def test_tiny_training_exports_checked_models(tmp_path: Path) -> None:
     out = tmp_path / "models"
     code = train.main(["--out", str(out), "--cells", "360", "--eval-cells", "120", "--epochs", "1",
@@ -53,11 +63,7 @@ def test_tiny_training_exports_checked_models(tmp_path: Path) -> None:
 
 
 def test_family_training_leaves_one_family_out_and_calibrates_on_held_out_designs(tmp_path: Path) -> None:
-    out = tmp_path / "models"
-    out.mkdir()
-    committed = Path(train.__file__).parent
-    for name in ("manifest.json", "cell.onnx", "coin.onnx", "edge.onnx"):
-        (out / name).write_bytes((committed / name).read_bytes())
+    out = _committed_models(tmp_path)
     assert train.main(["--out", str(out), "--only", "cell", "--families", "graphite,glyph,color",
                        "--without", "color", "--family-sheets", "1", "--glyph-factor", "1",
                        "--calibrate-on", "eval", "--calibration-sheets", "1", "--eval-sheets", "1",
@@ -92,11 +98,7 @@ def test_family_training_leaves_one_family_out_and_calibrates_on_held_out_design
 
 
 def test_a_wider_coin_net_trained_alone_carries_its_crossed_repeat_correction(tmp_path: Path) -> None:
-    out = tmp_path / "models"
-    out.mkdir()
-    committed = Path(train.__file__).parent
-    for name in ("manifest.json", "cell.onnx", "coin.onnx", "edge.onnx"):
-        (out / name).write_bytes((committed / name).read_bytes())
+    out = _committed_models(tmp_path)
     assert train.main(["--out", str(out), "--only", "coin", "--families", "graphite", "--family-sheets", "1",
                        "--coin-widths", "8,16,24", "--rare-repeat", "3", "--shape-aug", "--fade-aug",
                        "--calibrate-on", "eval", "--calibration-sheets", "1", "--eval-sheets", "1",
@@ -108,7 +110,7 @@ def test_a_wider_coin_net_trained_alone_carries_its_crossed_repeat_correction(tm
     assert shift[COIN_CLASSES.index("crossed")] in (0.0, pytest.approx(-np.log(3)))
     assert shift[COIN_CLASSES.index("empty")] == pytest.approx(0.0)
     assert manifest["models"]["cell"]["sha256"] == json.loads(
-        (committed / "manifest.json").read_text())["models"]["cell"]["sha256"]
+        (Path(train.__file__).parent / "manifest.json").read_text())["models"]["cell"]["sha256"]
     models = load_models(out)
     assert models.coin.run(np.zeros((2, 24, 24, 3), np.uint8))[1].shape == (2, 24)  # features: last width
 
