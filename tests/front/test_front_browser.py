@@ -90,6 +90,17 @@ def _truth(label: str) -> str:
     return str(sheet[r, c])
 
 
+def _upload(page: object, server: str) -> None:
+    """Open the page, name the four cards (in several languages) and winter, upload the photo and wait
+    for its score."""
+    page.goto(server + "/")  # type: ignore[attr-defined]
+    for letter, name in zip("ABCD", NAMES, strict=True):
+        page.fill(f"#card-{letter}", name)  # type: ignore[attr-defined]
+    page.select_option("#season", "winter")  # type: ignore[attr-defined]
+    page.set_input_files("#upload", str(SAMPLES / PHOTO))  # type: ignore[attr-defined]
+    page.wait_for_selector("#total")  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize("width", [390, 1200])
 def test_upload_fix_and_download(server: str, browser: object, width: int, tmp_path: Path) -> None:
     reading = read_photo(SAMPLES / PHOTO)
@@ -98,12 +109,7 @@ def test_upload_fix_and_download(server: str, browser: object, width: int, tmp_p
     page.set_viewport_size({"width": width, "height": 860})
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server + "/")
-    for letter, name in zip("ABCD", NAMES, strict=True):
-        page.fill(f"#card-{letter}", name)
-    page.select_option("#season", "winter")
-    page.set_input_files("#upload", str(SAMPLES / PHOTO))
-    page.wait_for_selector("#total")
+    _upload(page, server)
     assert "needs a look" in page.text_content("#banner")
     before = int(page.text_content("#total"))
     for label in reading.doubtful:
@@ -216,12 +222,7 @@ def test_a_reading_that_contradicts_itself_needs_a_look_until_checked(server: st
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.route("**/api/scan", cross)
-    page.goto(server + "/")
-    for letter, name in zip("ABCD", NAMES, strict=True):
-        page.fill(f"#card-{letter}", name)
-    page.select_option("#season", "winter")
-    page.set_input_files("#upload", str(SAMPLES / PHOTO))
-    page.wait_for_selector("#total")
+    _upload(page, server)
     for label in reading.doubtful:  # every unsure cell fixed to the truth, alone
         page.click(f"#c-{label}")
         if page.is_checked("#alike-box") and page.is_visible("#alike"):
