@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -144,6 +145,12 @@ class UncertainSheet:
         """True when nothing is doubtful."""
         return not self.alternatives and not self.doubts
 
+    @cached_property
+    def suspect(self) -> tuple[CheckProblem, ...]:
+        """:func:`suspect_findings`, worked out once per reading (a review decides on it twice, and
+        each runs ``check``)."""
+        return suspect_findings(self)
+
     def fix(self, cells: Mapping[Cell, Terrain | str]) -> UncertainSheet:
         """The same reading with `cells` settled by a person: their terrain given, their doubt gone.
 
@@ -235,8 +242,8 @@ class Verdict:
         if self.outcome is Outcome.SETTLED:
             return {"cells": list(self.doubtful), "certain": True}
         if self.outcome is Outcome.ALLOWED:
-            out: dict[str, Any] = {"cells": list(self.doubtful), "certain": False}
-            out["warnings"] = list(self.doubts)
+            out: dict[str, Any] = {"cells": list(self.doubtful), "certain": False,
+                                   "warnings": list(self.doubts)}
             if self.suspect:
                 out["suspect"] = [problem.to_json() for problem in self.suspect]
             return out
@@ -283,7 +290,7 @@ def decide(
     rules.SheetError
         The cards do not fit (given twice; not four with a season), found while weighing the cells.
     """
-    suspect = suspect_findings(uncertain)
+    suspect = uncertain.suspect
     if uncertain.is_certain and not suspect:
         return Verdict(Outcome.SCORED, uncertain.guess, uncertain)
     if allow_doubtful:
