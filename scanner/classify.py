@@ -316,7 +316,7 @@ def classify_sheet(
         outlines = read_piece_outlines(m, edge_strips, gain, drawable, empty)
     elif edge_strips is not None:
         outlines = read_outlines(m, edge_strips, gain)
-    if decode and {"horizontal", "vertical"} <= outlines.keys():
+    if decode and set(_EDGE_KEYS) <= outlines.keys():
         # pieces from the outlines alone, so a drawn cell the net read as empty still joins its piece
         found = find_pieces(drawable.reshape(SIZE, SIZE), outlines["horizontal"], outlines["vertical"])
         probs = piece_evidence(probs, found)

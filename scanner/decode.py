@@ -61,7 +61,7 @@ from scanner.constants import (
     STAR_HERO_PROBABILITY,
     TERRAIN_CLASSES,
 )
-from scanner.numeric import average_linkage_groups, gaussian_blur, median, median_of_few
+from scanner.numeric import average_linkage_groups, gaussian_blur, median
 from scanner.numeric import percentile as percentile_of
 
 __all__ = [
@@ -643,11 +643,11 @@ def unseen_marks(
     lightness = paper[after][:, inside].mean(axis=(1, 2))
     light = after[np.argsort(-lightness, kind="stable")[:references]]
     # the first coin against the light ones, and each light coin against the others (its noise)
-    which, looks = np.zeros(1, int), median_of_few(paper[light], axis=0)[None]
+    which, looks = np.zeros(1, int), median(paper[light], axis=0)[None]
     if light.size > 1:
         others = light[np.flatnonzero(~np.eye(light.size, dtype=bool)).reshape(light.size, -1) % light.size]
         which = np.concatenate([which, light])
-        looks = np.concatenate([looks, median_of_few(paper[others], axis=1)])  # each light coin's others
+        looks = np.concatenate([looks, median(paper[others], axis=1)])  # each light coin's others
     inks = coin_ink(paper[which], looks)
     ink = float(inks[0])
     noise = float(median(inks[1:])) if light.size > 1 else 0.0
