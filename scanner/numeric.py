@@ -157,7 +157,7 @@ def median(values: ArrayLike, axis: int | None = None) -> Any:
     return out
 
 
-def _median_of_few(a: np.ndarray) -> np.ndarray:
+def _median_of_few(a: np.ndarray) -> Any:
     """The median along the first axis of 1-3 floats: numpy's bits (NaN too) with elementwise steps
     instead of a partition (4x faster on a stack of coin patches)."""
     if len(a) == 1:
