@@ -471,24 +471,22 @@ def repeat_shift(terrain: np.ndarray, star: np.ndarray, repeat: int) -> np.ndarr
     training saw ``r`` times more often than it occurs gets ``-log r`` (renormalised over the classes),
     added to the net's tempered logits at inference (``log_prior_shift`` in the manifest).
     """
-    k = len(TERRAIN_CLASSES)
-    after = np.bincount(terrain, minlength=k).astype(np.float64)
     rare = (terrain == TERRAIN_CLASSES.index("hero")) | (star > 0)
-    before = after - (repeat - 1) / repeat * np.bincount(terrain[rare], minlength=k)
-    shift = np.log(np.maximum(before, 1.0) / before.sum()) - np.log(np.maximum(after, 1.0) / after.sum())
-    out: np.ndarray = shift - shift.max()
-    return out
+    return _undo_repeat(terrain, rare, repeat, len(TERRAIN_CLASSES))
 
 
 def coin_repeat_shift(coin: np.ndarray, repeat: int) -> np.ndarray:
     """Log-prior offsets undoing ``--rare-repeat`` on the coin net (crossed coins taken ``repeat``
     times): ``-log repeat`` for crossed, renormalised over the classes. ``coin``: the training labels as
     repeated by :func:`split_arrays`."""
-    k = len(COIN_CLASSES)
-    after = np.bincount(coin, minlength=k).astype(np.float64)
-    before = after.copy()
-    crossed = COIN_CLASSES.index("crossed")
-    before[crossed] = after[crossed] / repeat
+    return _undo_repeat(coin, coin == COIN_CLASSES.index("crossed"), repeat, len(COIN_CLASSES))
+
+
+def _undo_repeat(labels: np.ndarray, rare: np.ndarray, repeat: int, classes: int) -> np.ndarray:
+    """Log-prior offsets per class for ``labels`` whose ``rare`` entries were taken ``repeat`` times:
+    the class counts before and after the repetition, as log priors, subtracted, the largest made 0."""
+    after = np.bincount(labels, minlength=classes).astype(np.float64)
+    before = after - (repeat - 1) / repeat * np.bincount(labels[rare], minlength=classes)
     shift = np.log(np.maximum(before, 1.0) / before.sum()) - np.log(np.maximum(after, 1.0) / after.sum())
     out: np.ndarray = shift - shift.max()
     return out
