@@ -41,6 +41,7 @@ from front.vote import cast, tally
 from models.synth.style import ALL_FAMILIES
 from models.synth.video import make_video, write_video
 from rules import Sheet
+from rules.policy import Verdict
 from scanner.constants import STEADY_FRAMES
 from scanner.failure import Failure
 from scanner.pipeline import Reading
@@ -140,65 +141,84 @@ def _timed(spent: dict[str, list[float]], name: str, fn: Callable[..., Any]) -> 
     return timed
 
 
+class _EveryBallot(Session):
+    """The session as it was before it kept its last verdict: the policy asked on every ballot."""
+
+    def decided(self, reading: Reading) -> Verdict:
+        import front.live
+
+        return front.live.decide(reading.uncertain, self.cards, self.season,
+                                 allow_doubtful=self.allow_doubtful)
+
+
 def loop(videos: int, frames: int, families: tuple[str, ...] = ALL_FAMILIES) -> None:
-    """Every frame through ``Session.step`` and ``draw`` with cards and a season, as ``live`` does."""
+    """Every frame through ``Session.step`` and ``draw`` with cards and a season, as ``live`` does; each
+    video twice, interleaved: the policy asked on every ballot, and only when what it weighs changed."""
     import front.live
     import rules.policy
     from rules.cards import parse_card_list
     from rules.season import Season
 
-    spent: dict[str, list[float]] = {}
+    variants = {"every ballot": _EveryBallot, "on change": Session}
+    spent: dict[str, dict[str, list[float]]] = {name: {} for name in variants}
+    per_frame: dict[str, dict[str, list[float]]] = {name: {"all": [], "ballot": [], "other": []}
+                                                    for name in variants}
+    verdicts: dict[str, list[Verdict | None]] = {name: [] for name in variants}
     parts = ((front.live, "decide"), (front.live, "tally"), (rules.policy, "suspect_findings"),
              (rules.policy, "score_spread"))
     saved = [getattr(module, name) for module, name in parts]
-    for (module, name), fn in zip(parts, saved, strict=True):
-        setattr(module, name, _timed(spent, name, fn))
-    per_frame: list[float] = []
-    ballot_frames: list[float] = []
-    other_frames: list[float] = []
     try:
         for family in families:
             for k in range(videos):
                 video = make_video(1000 + k, frames=frames, family=family)
-                session = Session(cards=parse_card_list(CARDS), season=Season.parse("winter"),
-                                  reader=_timed(spent, "read", cast))
-                for i in range(len(video)):
-                    image = video.frame(i)
-                    read_before = len(spent.get("read", ()))
-                    c0 = time.process_time()
-                    session.step(image)
-                    draw(image, session, 30.0)
-                    took = time.process_time() - c0
-                    if len(spent.get("read", ())) > read_before:
-                        took -= spent["read"][-1]  # read in the camera's worker thread
-                        ballot_frames.append(took)
-                    else:
-                        other_frames.append(took)
-                    per_frame.append(took)
+                for variant, kind in variants.items():
+                    times, frame_times = spent[variant], per_frame[variant]
+                    for (module, name), fn in zip(parts, saved, strict=True):
+                        setattr(module, name, _timed(times, name, fn))
+                    session = kind(cards=parse_card_list(CARDS), season=Season.parse("winter"),
+                                   reader=_timed(times, "read", cast))
+                    for i in range(len(video)):
+                        image = video.frame(i)
+                        read_before = len(times.get("read", ()))
+                        c0 = time.process_time()
+                        session.step(image)
+                        draw(image, session, 30.0)
+                        took = time.process_time() - c0
+                        if len(times.get("read", ())) > read_before:
+                            took -= times["read"][-1]  # read in the camera's worker thread
+                            frame_times["ballot"].append(took)
+                            verdicts[variant].append(session.verdict)
+                        else:
+                            frame_times["other"].append(took)
+                        frame_times["all"].append(took)
     finally:
         for (module, name), fn in zip(parts, saved, strict=True):
             setattr(module, name, fn)
-    n = len(per_frame)
-    rest = sum(per_frame)
-    read = sum(spent.get("read", ()))
-    share = lambda key: 100 * sum(spent.get(key, ())) / rest  # noqa: E731
-    calls = lambda key: len(spent.get(key, ()))  # noqa: E731
     ms = lambda xs: 1000 * statistics.median(xs) if xs else float("nan")  # noqa: E731
-    decides = spent.get("decide", [])
+    same = verdicts["every ballot"] == verdicts["on change"]
     print(f"the whole loop (step + overlay) with --cards and --season winter, {len(families) * videos} "
-          f"videos of {frames} frames, 1280x720, CPU time:")
-    print(f"  reading in the loop (a video file): {n / (rest + read):6.1f} frames/s, "
-          f"{1000 * (rest + read) / n:.1f} ms a frame; reading is {100 * read / (rest + read):.0f} % "
-          f"({calls('read')} frames read, {ms(spent.get('read', [])):.0f} ms each)")
-    print(f"  the rest (a camera's window; its reading runs in a worker thread): {n / rest:6.1f} frames/s, "
-          f"{1000 * rest / n:.1f} ms a frame, median {ms(per_frame):.1f} ms")
-    print(f"    decide {share('decide'):.1f} % of it ({calls('decide')} calls for {calls('tally')} ballots, "
-          f"median {ms(decides):.1f} ms, slowest {1000 * max(decides, default=0):.0f} ms): check "
-          f"{share('suspect_findings'):.1f} %, score_spread {share('score_spread'):.1f} %; "
-          f"tally {share('tally'):.1f} %")
-    print(f"    a frame that takes a ballot (follow, tally, decide, overlay): median "
-          f"{ms(ballot_frames):.1f} ms, slowest {1000 * max(ballot_frames, default=0):.0f} ms; "
-          f"the others median {ms(other_frames):.1f} ms")
+          f"videos of {frames} frames, 1280x720, CPU time, each video with the policy asked on every "
+          f"ballot and only on a change; the same verdict on every ballot: {'yes' if same else 'NO'}")
+    for variant in variants:
+        times, frame_times = spent[variant], per_frame[variant]
+        n, rest, read = len(frame_times["all"]), sum(frame_times["all"]), sum(times.get("read", ()))
+        share = lambda key: 100 * sum(times.get(key, ())) / rest  # noqa: E731,B023
+        calls = lambda key: len(times.get(key, ()))  # noqa: E731,B023
+        decides = times.get("decide", [])
+        print(f"{variant}:")
+        print(f"  reading in the loop (a video file): {n / (rest + read):6.1f} frames/s, "
+              f"{1000 * (rest + read) / n:.1f} ms a frame; reading is {100 * read / (rest + read):.0f} % "
+              f"({calls('read')} frames read, {ms(times.get('read', [])):.0f} ms each)")
+        print(f"  the rest (a camera's window; its reading runs in a worker thread): {n / rest:6.1f} "
+              f"frames/s, {1000 * rest / n:.1f} ms a frame, median {ms(frame_times['all']):.1f} ms")
+        print(f"    decide {share('decide'):.1f} % of it ({calls('decide')} calls for {calls('tally')} "
+              f"ballots, median {ms(decides):.1f} ms, slowest {1000 * max(decides, default=0):.0f} ms): "
+              f"check {share('suspect_findings'):.1f} %, score_spread {share('score_spread'):.1f} %; "
+              f"tally {share('tally'):.1f} %")
+        print(f"    a frame that takes a ballot (follow, tally, decide, overlay): median "
+              f"{ms(frame_times['ballot']):.1f} ms, slowest "
+              f"{1000 * max(frame_times['ballot'], default=0):.0f} ms; the others median "
+              f"{ms(frame_times['other']):.1f} ms")
 
 
 def vote_gain(videos: int, frames: int, families: tuple[str, ...] = ALL_FAMILIES) -> None:

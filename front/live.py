@@ -11,6 +11,8 @@ and no camera:
 * a steady sheet (:func:`scanner.track.steady`): read every :data:`READ_EVERY` frames
   (:func:`front.vote.cast`), each reading a ballot; the ballots are tallied (:func:`front.vote.tally`)
   and the tally goes to the one scoring policy (:func:`rules.policy.decide`);
+* the policy is asked again only when what it weighs changed (:meth:`Session.decided`): most ballots
+  leave the tally as it was, and a decision costs a frame's time or more;
 * a tally that changed is a ``reading`` event; one that stayed the same over :data:`CAPTURE_STABLE`
   ballots (or a key press, :meth:`Session.capture`, or the end of the video, :meth:`Session.finish`)
   is ``captured``.
@@ -176,6 +178,7 @@ class Session:
     _stable: int = 0
     _pending: Future[Ballot | Failure] | None = None
     _pool: ThreadPoolExecutor | None = None
+    _decided: tuple[tuple[Any, ...], Verdict] | None = None
 
     # ---------------------------------------------------------------------------- the loop's step
 
@@ -242,6 +245,20 @@ class Session:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
+    def decided(self, reading: Reading) -> Verdict:
+        """:func:`rules.policy.decide` on ``reading`` with this session's cards, season and
+        ``allow_doubtful``; the last verdict again when none of these changed.
+
+        The tally of a steady sheet mostly stays the same from ballot to ballot, and a decision
+        (``check``, every reading of the doubtful cells) costs 10 ms or so, at times over 100 ms, on
+        the thread that draws the window.  What it weighs is compared whole: the guess, each doubtful
+        cell's terrains in their order, the whole-sheet doubts, the cards, the season and the flag."""
+        asked = (reading.uncertain, tuple(self.cards), self.season, self.allow_doubtful)
+        if self._decided is None or self._decided[0] != asked:
+            uncertain, cards, season, allow_doubtful = asked
+            self._decided = (asked, decide(uncertain, cards, season, allow_doubtful=allow_doubtful))
+        return self._decided[1]
+
     # ---------------------------------------------------------------------------- the stages
 
     def _lose(self, events: list[Event], why: str) -> None:
@@ -296,8 +313,7 @@ class Session:
         self.result = tally(self.ballots)
         self.sat_out = ~voters(self.ballots)[-1]
         if self.cards:
-            self.verdict = decide(self.result.uncertain, self.cards, self.season,
-                                  allow_doubtful=self.allow_doubtful)
+            self.verdict = self.decided(self.result)
         same = before is not None and _key(before) == _key(self.result)
         self._stable = self._stable + 1 if same else 0
         n = len(self.ballots)
