@@ -42,6 +42,7 @@ from scanner.decode import (
     count_against_print,
     crowded_track,
     decode_coin_track,
+    faint_marks_gained,
     hero_evidence,
     kinds_of_alike_marks,
     look_alike_groups,
@@ -121,7 +122,7 @@ def read_coin_track(
     probs, features : from :func:`read_coins`.
     patches : (14, P, P, 3) the white-balanced coin patches (for :func:`scanner.decode.unseen_marks`).
     decode : read the track as a prefix, by the net's count and the sheet's own together, kinds pooled
-        over twin marks; else each coin's most likely class.
+        over twin marks, a barely seen mark taken as gained; else each coin's most likely class.
     track_threshold : the track's sureness below which it is doubted (``COIN_TRACK_THRESHOLD``).
 
     Returns
@@ -134,6 +135,7 @@ def read_coin_track(
         states = probs.argmax(axis=1)
         confidence = probs[np.arange(len(states)), states]
         return states, confidence, confidence < COIN_THRESHOLD
+    probs = faint_marks_gained(probs)  # an X is seen: a barely seen mark is a gain mark
     states = decode_coin_track(probs)
     # marks alike are one kind: their sureness of the kind is pooled
     confidence = kinds_of_alike_marks(probs, features, states)[np.arange(len(states)), states]

@@ -393,6 +393,16 @@ photos apart from ``eval_families``' (``family_seeds('eval', f, 40, start=2000)`
 family), threshold kept at 0.80: tracks right and clear 167 -> 207 (1), 203 (1.25), 196 (1.5), 183 (2),
 166 (2.5), wrong and clear 6, 6, 5, 5, 4; 1.5 the mildest softening that lowered the silent ones."""
 
+COIN_FAINT_MARK = 0.6
+"""Coin net probability of a mark (filled plus crossed) below which a mark in the track's run is taken as
+gained, not spent (:func:`scanner.decode.faint_marks_gained`). A cross is an X, drawn alike by every
+player and known to the net in every training hand; a gain mark is the player's own (a ring, a hatch, a
+dot) and, when unfamiliar, barely seen. Of 84 crossed coins on single-kind tracks (480 threshold-fit and
+180 params photos) the net saw every one at 0.9 or more (two more, in mixed tracks, at 0.71 and 0.75);
+of 300 filled coins below 0.9, 18 read crossed. Fitted on those photos (eval split, ``--start 3000`` and
+``--start 1000``): tracks right and clear 388 -> 406 (0.6), 409 (0.7), 412 but 2 more silent (0.8);
+params unchanged (its marks are familiar). 0.6 keeps a margin below the faintest cross seen."""
+
 COIN_OVERRULED_KIND_TEMPERATURE = 2.0
 """Power softening the coin net's filled-against-crossed odds on a track read against its own print:
 there the net reads the print as marks, and it read a spent gold coin as filled with 0.83-0.997 of that

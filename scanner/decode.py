@@ -39,6 +39,7 @@ from scanner.constants import (
     CLUSTER_DISTANCE,
     COIN_CLASSES,
     COIN_DISC,
+    COIN_FAINT_MARK,
     COIN_INK_BLUR,
     COIN_INK_FLOOR,
     COIN_INK_RATIO,
@@ -463,6 +464,34 @@ def clashing_kinds(features: np.ndarray, states: np.ndarray, *, level: float = C
     flags[filled[alike.any(axis=1)]] = True
     flags[crossed[alike.any(axis=0)]] = True
     return flags
+
+
+def faint_marks_gained(probs: np.ndarray, *, seen: float = COIN_FAINT_MARK) -> np.ndarray:
+    """Coin probabilities with every faintly seen mark's kind taken as filled (gained), not crossed.
+
+    A spent coin is crossed out with an X, the one coin mark every player draws alike and the coin net
+    knows from every hand it learned; a gained coin carries the player's own mark, which the net barely
+    sees when it has never met it (an unfamiliar ring or dot read mostly as empty, its leftover odds of
+    filled against crossed a guess). So a coin the net sees as marked with less than ``seen`` is a gain
+    mark if it is a mark at all (the sheet's own count decides that).
+
+    Parameters
+    ----------
+    probs : (14, 3)
+        The net's coin probabilities (empty, filled, crossed), track order.
+    seen : probability of a mark (filled plus crossed) below which a coin's kind is filled.
+
+    Returns
+    -------
+    (14, 3) float
+        A new array: each faint coin's crossed probability moved to filled (its odds of a mark, and every
+        other coin, as given).
+    """
+    out = np.array(probs, float)
+    faint = out[:, FILLED] + out[:, CROSSED] < seen
+    out[faint, FILLED] += out[faint, CROSSED]
+    out[faint, CROSSED] = 0.0
+    return out
 
 
 def kinds_of_alike_marks(
