@@ -43,7 +43,7 @@ from scanner.track import Track, follow, misalignment, start_track, steady
 
 __all__ = [
     "KEYS", "Event", "LiveError", "Session", "Stats", "draw", "frames_of", "has_window", "open_source", "run",
-    "score_json",
+    "score_json", "score_line",
 ]
 
 READ_EVERY = 6
@@ -110,20 +110,22 @@ class Event:
 
 
 def score_json(verdict: Verdict, cards: Sequence[Any], season: Any = None) -> dict[str, Any]:
-    """The ``score --json`` object of a verdict that may be scored."""
-    from rules.season import score_cards, score_season
+    """The ``score --json`` object of a verdict that may be scored (:func:`front.results.score_json`)."""
+    from front.results import score_json as sheet_json
 
-    sheet = verdict.sheet
-    assert sheet is not None
-    out: dict[str, Any] = {"side": sheet.side, **score_cards(sheet, list(cards)).to_json()}
-    if season is not None:
-        result = score_season(sheet, list(cards), season)
-        out["season"] = result.to_json()
-        out["total"] = result.total
-    doubtful = verdict.doubtful_json()
-    if doubtful is not None:
-        out["doubtful"] = doubtful
-    return out
+    assert verdict.sheet is not None
+    return sheet_json(verdict.sheet, list(cards), season, verdict)
+
+
+def score_line(verdict: Verdict, cards: Sequence[Any], season: Any = None) -> str:
+    """One line of a verdict that may be scored: the total and its parts (with a season, the two edicts
+    it scores: the other cards' points would not add up to the total)."""
+    score = score_json(verdict, cards, season)
+    counted = score.get("season", score)
+    title = f"{counted['name']} total" if "season" in score else "total"
+    parts = [f"{card} {points}" for card, points in counted.get("edicts", score["cards"]).items()]
+    return (f"{title} {score['total']}: {', '.join(parts)}, coins {counted['coins']}, "
+            f"monsters {counted['monsters']}")
 
 
 def _key(reading: Reading) -> tuple[Any, ...]:
@@ -389,10 +391,7 @@ def _score_line(session: Session) -> str:
         return f"side {reading.side}, {reading.coins} coin(s); give --cards to score"
     if not verdict or verdict.sheet is None:
         return "not scored yet: " + verdict.stake[:90]
-    score = score_json(verdict, session.cards, session.season)
-    total = score["total"]
-    cards = " ".join(f"{k} {v}" for k, v in score["cards"].items())
-    return f"total {total}: {cards}, coins {score['coins']}, monsters {score['monsters']}"
+    return score_line(verdict, session.cards, session.season)
 
 
 # -------------------------------------------------------------------------------------------- sources

@@ -5,6 +5,7 @@ changed."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -36,15 +37,19 @@ CARDS = "sentinel_wood,canal_lake,wildholds,borderlands"
 @pytest.fixture(scope="module")
 def clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("video")
-    write_video(make_video(2, frames=60, size=(960, 540)), out, "clip")
+    write_video(make_video(10, frames=60, size=(960, 540)), out, "clip")  # settled and refused
     return out / "clip"
 
 
-def test_json_lines_of_a_video(clip: Path) -> None:
+@pytest.fixture(scope="module")
+def lines(clip: Path) -> list[dict[str, Any]]:
     result = runner.invoke(app, ["live", str(clip) + ".avi", "--no-window", "--json", "--cards", CARDS,
                                  "--season", "winter"])
     assert result.exit_code == 0, result.output
-    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_json_lines_of_a_video(clip: Path, lines: list[dict[str, Any]]) -> None:
     assert lines[-1].keys() == {"fps", "frames"} and lines[-1]["frames"] == 60 and lines[-1]["fps"] > 0
     readings = lines[:-1]
     assert readings, "no reading in a video with two steady holds"
@@ -58,6 +63,33 @@ def test_json_lines_of_a_video(clip: Path) -> None:
     assert {"confidence", "coins", "spent", "stars", "verdict", "event"} <= last.keys()
     assert ("score" in last) != ("stake" in last)
     assert last["event"] == "captured"  # at the latest, the end of the video captures the tally
+
+
+def test_the_terminal_shows_each_reading_as_the_json_lines_do_with_its_score(
+    clip: Path, lines: list[dict[str, Any]]
+) -> None:
+    result = runner.invoke(app, ["live", str(clip) + ".avi", "--no-window", "--cards", CARDS,
+                                 "--season", "winter"])
+    assert result.exit_code == 0, result.output
+    shown = result.stderr.splitlines()
+    heads = [i for i, line in enumerate(shown) if re.match(r"(captured )?frame \d+ \(\d+ read\)", line)]
+    assert len(heads) == len(lines) - 1  # one block per reading or capture
+    assert {"score", "stake"} <= {key for event in lines for key in event}  # both kinds of verdict line
+    for i, event in zip(heads, lines[:-1], strict=True):
+        stars = f", stars {' '.join(event['stars'])}" if event["stars"] else ""
+        spent = f", {event['spent']} spent" if event["spent"] else ""
+        assert shown[i] == (f"{'captured ' if event['event'] == 'captured' else ''}frame {event['frame']} "
+                            f"({event['frames']} read): side {event['side']}, {event['coins']} coin(s)"
+                            f"{spent}{stars}, {len(event['doubtful'])} '?'")
+        assert shown[i + 1 : i + 12] == ["  " + " ".join(row) for row in event["grid"]]
+        verdict = shown[i + 12]
+        if "score" in event:  # the season's total and the two edicts that make it, as score --json has them
+            season = event["score"]["season"]
+            edicts = ", ".join(f"{card} {points}" for card, points in season["edicts"].items())
+            assert verdict == (f"  {event['verdict']}: winter total {season['total']}: {edicts}, "
+                               f"coins {season['coins']}, monsters {season['monsters']}")
+        else:
+            assert verdict == f"  refused: {event['stake']}"
 
 
 def test_missing_video_and_missing_window(tmp_path: Path) -> None:
