@@ -1641,6 +1641,7 @@ def _print_live(console: Console, event: Event, cards: Sequence[ScoringCard], se
     from front.live import score_line
     from front.results import sheet_warnings
     from rules import cells_label
+    from rules.policy import SHOWN_CELLS
 
     reading = event.reading
     if reading is None:  # only reading and captured events carry one
@@ -1657,12 +1658,12 @@ def _print_live(console: Console, event: Event, cards: Sequence[ScoringCard], se
     if verdict is not None:
         if verdict and verdict.sheet is not None:
             console.print(f"  {verdict.outcome.value}: {score_line(verdict, cards, season)}", markup=False)
-            if verdict.message():  # settled, or allowed despite doubts: why
-                console.print(f"  {verdict.message()}", markup=False)
+            if verdict.message():  # settled, or allowed despite doubts: why (the JSON names every cell)
+                console.print(f"  {verdict.message(SHOWN_CELLS)}", markup=False)
             for warning in sheet_warnings(verdict.sheet):  # as score says them (side C and D positions)
                 console.print(f"  warning: {warning}", markup=False)
         else:
-            console.print(f"  {verdict.outcome.value}: {verdict.stake}", markup=False)
+            console.print(f"  {verdict.outcome.value}: {verdict.said()}", markup=False)
 
 
 def _quiet_on_closed_pipe() -> None:

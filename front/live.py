@@ -395,7 +395,7 @@ def _score_line(session: Session) -> str:
         assert reading is not None
         return f"side {reading.side}, {reading.coins} coin(s); give --cards to score"
     if not verdict or verdict.sheet is None:
-        return "not scored yet: " + verdict.stake[:90]
+        return "not scored yet: " + verdict.said()[:90]
     return score_line(verdict, session.cards, session.season)
 
 

@@ -53,9 +53,11 @@ if TYPE_CHECKING:
 __all__ = [
     "NOT_BLOCKING",
     "READING_SUSPECT",
+    "SHOWN_CELLS",
     "Outcome",
     "UncertainSheet",
     "Verdict",
+    "cells_text",
     "decide",
     "suspect_findings",
 ]
@@ -185,6 +187,19 @@ def suspect_findings(uncertain: UncertainSheet) -> tuple[CheckProblem, ...]:
     return tuple(found)
 
 
+SHOWN_CELLS = 8
+"""A line for a person names at most this many cells and counts the rest ("and 52 more"): a first
+frame of a sheet can leave 60 cells in doubt, and a line of 60 labels says nothing a count does not.
+The JSON keeps every cell."""
+
+
+def cells_text(cells: Sequence[str], most: int | None = None) -> str:
+    """``"A1, B2, C3"``; past `most` labels, the first `most` and how many more."""
+    if most is None or len(cells) <= most:
+        return ", ".join(cells)
+    return f"{', '.join(cells[:most])} and {len(cells) - most} more"
+
+
 def _suspect_clause(suspect: Sequence[CheckProblem]) -> str:
     """One clause for a person: the reading contradicts itself, and how."""
     found = "; ".join(f"{problem.code.value}: {problem.message}" for problem in suspect)
@@ -206,7 +221,7 @@ class Verdict:
         What the doubtful cells' readings score, when it was worked out (settled, or refused because
         the cells can change the score).
     stake : str
-        One clause for a person on why it was refused (empty otherwise).
+        One clause for a person on why it was refused (empty otherwise), every doubtful cell named.
     suspect : tuple of rules.check.CheckProblem
         The reading's :data:`READING_SUSPECT` findings: refused for them, or allowed despite them.
     """
@@ -217,6 +232,9 @@ class Verdict:
     spread: Spread | None = None
     stake: str = ""
     suspect: tuple[CheckProblem, ...] = ()
+    brief: str = ""
+    """The stake with at most :data:`SHOWN_CELLS` cells named, for a terminal line; '' when it is the
+    stake (read it through :meth:`said`)."""
 
     def __bool__(self) -> bool:
         return self.outcome is not Outcome.REFUSED
@@ -249,9 +267,14 @@ class Verdict:
             return out
         return None
 
-    def message(self) -> str:
-        """One line for a person: why it was refused, or what was scored despite doubts ('' if none)."""
-        cells = ", ".join(self.doubtful)
+    def said(self) -> str:
+        """The stake as a terminal line shows it: at most :data:`SHOWN_CELLS` cells named."""
+        return self.brief or self.stake
+
+    def message(self, most: int | None = None) -> str:
+        """One line for a person: why it was refused, or what was scored despite doubts ('' if none);
+        with `most`, the doubtful cells past the first `most` are only counted."""
+        cells = cells_text(self.doubtful, most)
         if self.outcome is Outcome.SETTLED:
             return f"{len(self.doubtful)} unsure cell(s) ({cells}) cannot change this score"
         if self.outcome is Outcome.ALLOWED:
@@ -261,7 +284,7 @@ class Verdict:
                 parts.append(_suspect_clause(self.suspect))
             return "scored the most likely reading despite " + "; ".join(parts)
         if self.outcome is Outcome.REFUSED:
-            return self.stake
+            return self.said() if most is not None else self.stake
         return ""
 
 
@@ -299,16 +322,19 @@ def decide(
     if uncertain.doubts or not uncertain.alternatives:
         stake = "; ".join([*uncertain.doubts, *against])
         return Verdict(Outcome.REFUSED, None, uncertain, stake=stake, suspect=suspect)
-    cells = ", ".join(uncertain.doubtful)
-    unsure = f"{len(uncertain.alternatives)} cell(s) could not be read with confidence ({cells})"
+    def unsure(most: int | None = None) -> str:
+        cells = cells_text(uncertain.doubtful, most)
+        return f"{len(uncertain.alternatives)} cell(s) could not be read with confidence ({cells})"
+
     alternatives = {cell: tuple(str(t) for t in alts) for cell, alts in uncertain.alternatives.items()}
     spread = score_spread(uncertain.guess, alternatives, cards, season)
     if isinstance(spread, TooManyReadings):
-        stake = "; ".join([unsure, spread.message, *against])
-        return Verdict(Outcome.REFUSED, None, uncertain, stake=stake, suspect=suspect)
+        stake, brief = ("; ".join([unsure(most), spread.message, *against]) for most in (None, SHOWN_CELLS))
+        return Verdict(Outcome.REFUSED, None, uncertain, stake=stake, suspect=suspect, brief=brief)
     if not spread.certain:
-        stake = "; ".join([unsure, spread.describe(), *against])
-        return Verdict(Outcome.REFUSED, None, uncertain, spread, stake, suspect)
+        stake, brief = ("; ".join([unsure(most), spread.describe(), *against])
+                        for most in (None, SHOWN_CELLS))
+        return Verdict(Outcome.REFUSED, None, uncertain, spread, stake, suspect, brief)
     if suspect:  # the cells cannot change the score, but the rest of the reading is in doubt
         return Verdict(Outcome.REFUSED, None, uncertain, spread, "; ".join(against), suspect)
     return Verdict(Outcome.SETTLED, uncertain.guess, uncertain, spread)

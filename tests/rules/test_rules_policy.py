@@ -8,13 +8,15 @@ from known_cases import DATA, KnownCase, read_cases
 from rules import Sheet, SheetError, parse_label
 from rules.cards import find_card
 from rules.check import Code, check_sheet
-from rules.policy import NOT_BLOCKING, READING_SUSPECT, Outcome, UncertainSheet, decide
+from rules.policy import NOT_BLOCKING, READING_SUSPECT, SHOWN_CELLS, Outcome, UncertainSheet, decide
+from rules.sides import printed_side
 
 # Side A, forests on A1 and A2: Sentinel Wood (a star per forest on the map edge) scores 2.
 BASE = Sheet.blank("A").replace({(0, 0): "F", (0, 1): "F"})
 WOOD = [find_card("sentinel_wood")]
 INNER = (6, 6)  # G7: far from the edge, no reading of it moves Sentinel Wood or the monster penalty
 EDGE = (0, 2)  # A3: a forest there is a star more
+MOUNTAINS = printed_side("A").mountains
 
 
 def test_a_certain_reading_is_scored_as_it_is() -> None:
@@ -59,6 +61,29 @@ def test_too_many_readings_are_refused_without_a_range() -> None:
     uncertain = UncertainSheet(BASE.replace(dict.fromkeys(cells, "F")), dict.fromkeys(cells, ("F", ".")))
     verdict = decide(uncertain, WOOD)
     assert not verdict and verdict.spread is None and "more than 2048" in verdict.stake
+
+
+def test_a_terminal_line_names_the_first_cells_and_counts_the_rest_the_stake_names_all() -> None:
+    free = [(r, c) for r in range(11) for c in range(11) if (r, c) not in MOUNTAINS]
+    cells = free[2:62]  # sixty doubtful cells, after A1 and A2
+    uncertain = UncertainSheet(BASE.replace(dict.fromkeys(cells, "F")), dict.fromkeys(cells, ("F", ".")))
+    verdict = decide(uncertain, WOOD)
+    labels = ", ".join(uncertain.doubtful)
+    assert not verdict and f"({labels})" in verdict.stake  # the JSON's stake keeps every cell
+    shown = ", ".join(uncertain.doubtful[:SHOWN_CELLS])
+    assert verdict.said() == verdict.stake.replace(f"({labels})", f"({shown} and {60 - SHOWN_CELLS} more)")
+    assert verdict.message(SHOWN_CELLS) == verdict.said() and verdict.message() == verdict.stake
+    few = decide(UncertainSheet(BASE.replace({EDGE: "F"}), {EDGE: ("F", ".")}), WOOD)
+    assert few.said() == few.stake  # nothing to cap
+
+
+def test_a_settled_line_caps_its_cells_too() -> None:
+    cells = [(r, c) for r in range(3, 8) for c in range(3, 8) if (r, c) not in MOUNTAINS]  # 24 inner cells
+    uncertain = UncertainSheet(BASE.replace(dict.fromkeys(cells, "F")), dict.fromkeys(cells, ("F", "W")))
+    verdict = decide(uncertain, WOOD)
+    assert verdict.outcome is Outcome.SETTLED and len(verdict.doubtful_json()["cells"]) == 24  # type: ignore[index]
+    line = verdict.message(SHOWN_CELLS)
+    assert line.startswith("24 unsure cell(s) (D4, D5, D6, D7, D8, E4, E5, E6 and 16 more)")
 
 
 def test_a_season_is_weighed_on_its_own_edicts_only() -> None:
