@@ -5,9 +5,10 @@ A camera sees the same sheet many times, under different glare, noise and hands.
 every cell and coin.  :func:`tally` keeps, per cell, only the ballots where the cell looked like itself
 (not under a hand, not much darker than usual, not brighter than the paper (glare), not unlike the
 cell's median look over the ballots) and averages their log-probabilities, each weighted by how sure
-that frame was of the cell and of the whole sheet; coins, stars, the side and the whole-sheet doubts go
-by majority.  The tally is a :class:`scanner.pipeline.Reading` like any other, so
-:attr:`Reading.uncertain` hands it to :func:`rules.policy.decide`.
+that frame was of the cell and of the whole sheet; coins, the side and the whole-sheet doubts go by
+majority, a hit star by a majority of the frames with no hand on its cell.  The tally is a
+:class:`scanner.pipeline.Reading` like any other, so :attr:`Reading.uncertain` hands it to
+:func:`rules.policy.decide`.
 
 Pure functions; ballots are immutable.
 """
@@ -267,9 +268,15 @@ def tally(ballots: Sequence[Ballot], threshold: float = CONFIDENCE_THRESHOLD) ->
     conf = flat.max(axis=1)
     unsure = (conf < threshold) | ruins_only(best, printed.ruins)
     rows, doubtful = label_cells(best, unsure, printed, conf)
-    # stars: a cell is starred when most of the ballots voting on it saw a star
+    # stars: a cell is starred when more than half of the ballots with no hand on it saw a star where
+    # the cell looked like itself.  A majority of the voters alone let a frame or two decide a cell that
+    # most frames sat out (glare, shadow, a look unlike its median): stars that came and went from one
+    # reading to the next and that most frames did not see.  A star on
+    # a printed mountain is legal (Die Kartographin, "Besonderheiten", Held_innen: attack patterns "dürfen
+    # über den Rand und/oder ausgefüllte Felder ragen"), so the print does not veto it.
     starred = np.stack([[[(r, c) in rd.stars for c in range(SIZE)] for r in range(SIZE)] for rd in readings])
-    stars = frozenset(zip(*np.nonzero((vote * starred).sum(axis=0) * 2 > np.maximum(count, 1)), strict=True))
+    could_see = np.maximum(np.maximum(handless.sum(axis=0), count), 1)
+    stars = frozenset(zip(*np.nonzero((vote * starred).sum(axis=0) * 2 > could_see), strict=True))
     states, coin_doubt = _coins(ballots)
     outlines = {k: np.mean(np.stack([r.outlines[k] for r in readings if k in r.outlines]), axis=0)
                 for k in readings[-1].outlines}

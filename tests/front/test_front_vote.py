@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
-from front.vote import Ballot, cast, hand_cover, tally, voters
+from front.vote import GLARE, Ballot, cast, hand_cover, tally, voters
 from models.synth.video import Video, make_video
 from scanner.failure import Failure
 
@@ -65,3 +67,30 @@ def test_tally_beats_the_frame_with_the_hand(video: Video, ballots: list[Ballot]
     assert _wrong(result, video) <= sorted(wrong)[len(wrong) // 2]  # no more confident misreads than a frame
     assert result.timings["ballots"] == len(ballots)
     assert result.side == video.sheet.side
+
+
+def test_a_star_needs_most_of_the_frames_that_could_see_its_cell(ballots: list[Ballot]) -> None:
+    calm = min(ballots, key=lambda b: float(b.hand.sum()))
+    sheet = calm.reading.sheet
+    edge, mountain, drawn = (0, 8), min(sheet.printed.mountains), (5, 5)  # A9, a printed mountain, F6
+    looks = calm.looks.copy()
+
+    def ballot(k: int, stars: set[tuple[int, int]]) -> Ballot:
+        # ten frames of one calm sheet; A9 and the mountain look like themselves in frames 7-9 only
+        # (frames 0-3 glare over them, 4-6 a shadow), the middle cell in all of them
+        own = looks.copy()
+        for cell in (edge, mountain):
+            if k < 7:
+                own[cell] = np.full(own.shape[-1], GLARE + 0.3) if k < 4 else own[cell] * 0.3
+        shown = frozenset(stars - {drawn} if k == 0 else stars)
+        reading = replace(calm.reading, sheet=sheet.replace(stars=shown))
+        return replace(calm, looks=own, reading=reading, frame=k)
+
+    # two of the three frames that saw A9 and the mountain clearly saw a star there: two frames of ten
+    seen = [ballot(k, {edge, mountain, drawn} if k in (7, 8) else {drawn}) for k in range(10)]
+    vote = voters(seen)
+    assert vote[:, edge[0], edge[1]].tolist() == [False] * 7 + [True] * 3  # the set-up: 3 voters of 10
+    assert tally(seen).stars == {drawn}  # seen by 9 of 10: kept; A9 and the mountain: not
+    # a star on a printed mountain seen by most frames stays (hit marks may overlap filled spaces)
+    most = [ballot(k, {mountain, drawn}) for k in range(10)]
+    assert tally([replace(b, looks=looks) for b in most]).stars == {mountain, drawn}
