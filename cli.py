@@ -1615,7 +1615,7 @@ def live(
             if json_out:
                 typer.echo(json.dumps(event.to_json(chosen, which), ensure_ascii=False))
             else:
-                _print_live(err, event)
+                _print_live(err, event, chosen, which)
         elif not json_out:
             why = f" ({event.message})" if event.message else ""
             err.print(f"frame {event.frame}: sheet {event.kind}{why}")
@@ -1635,12 +1635,18 @@ def live(
             raise _fail(f"{source}: no map sheet was read in {stats.frames} frame(s)", 3)
 
 
-def _print_live(console: Console, event: Event) -> None:
-    """One reading of the live camera for a person: the frame, the rest of the line the verdict."""
+def _print_live(console: Console, event: Event, cards: Sequence[ScoringCard], season: Season | None) -> None:
+    """One reading of the live camera for a person: what tells it from the one before (coins, stars,
+    '?'), the grid, then the verdict with the score (or what stands in its way)."""
+    from front.live import score_line
+    from rules import cells_label
+
     reading = event.reading
     if reading is None:  # only reading and captured events carry one
         return
-    head = f"frame {event.frame} ({event.ballots} read): side {reading.side}, {len(reading.doubtful)} '?'"
+    stars = f", stars {cells_label(reading.stars)}" if reading.stars else ""
+    head = (f"frame {event.frame} ({event.ballots} read): side {reading.side}, {reading.coins} coin(s)"
+            f"{f', {reading.spent} spent' if reading.spent else ''}{stars}, {len(reading.doubtful)} '?'")
     if event.kind == "captured":
         head = "[bold]captured[/bold] " + head
     console.print(head)
@@ -1648,8 +1654,12 @@ def _print_live(console: Console, event: Event) -> None:
         console.print("  " + " ".join(row), markup=False)
     verdict = event.verdict
     if verdict is not None:
-        stake = f": {verdict.stake}" if not verdict else ""
-        console.print(f"  {verdict.outcome.value}{stake}", markup=False)
+        if verdict and verdict.sheet is not None:
+            console.print(f"  {verdict.outcome.value}: {score_line(verdict, cards, season)}", markup=False)
+            if verdict.message():  # settled, or allowed despite doubts: why
+                console.print(f"  {verdict.message()}", markup=False)
+        else:
+            console.print(f"  {verdict.outcome.value}: {verdict.stake}", markup=False)
 
 
 def _quiet_on_closed_pipe() -> None:

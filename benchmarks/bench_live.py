@@ -1,13 +1,18 @@
 """The live camera on synthetic videos (``models.synth.video``), one core.
 
-    OMP_NUM_THREADS=1 python benchmarks/bench_live.py [--speed-frames 90] [--videos 2] [--frames 150]
-        [--screenshot docs/live_overlay.png]
+    OMP_NUM_THREADS=1 python benchmarks/bench_live.py [--speed-frames 90] [--loop-videos 1] [--videos 2]
+        [--frames 150] [--screenshot docs/live_overlay.png]
 
 Reports
 
 * following and drawing at 720p: per frame, the grey conversion, ``scanner.track.follow`` and the
   overlay (``front.live.draw`` with a tally on it); frames per second and each part's median ms
   (a webcam delivers 30 frames per second); decoding a frame of the MJPG file, for reference;
+* the whole loop as ``cartoscan live --cards ... --season winter`` runs it (``Session.step`` and the
+  overlay), one video per drawing family: CPU ms per frame and frames per second, with and without
+  reading the frame (a camera reads in a worker thread, so its window waits only for the rest), and
+  the shares of the rest spent in ``rules.policy.decide`` (its ``check`` and ``score_spread``) and
+  the tally; the frames that take a ballot (follow, tally, decide, overlay) are the slow ones;
 * time from a steady sheet to its first reading: frames from the start of the first hold to the first
   ``reading`` event, and the seconds the frame that read it took (read, tally, verdict);
 * the vote's gain per drawing family (``models.synth.style.ALL_FAMILIES``): cells right (not ``?`` and
@@ -24,7 +29,9 @@ import os
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -34,6 +41,7 @@ from front.vote import cast, tally
 from models.synth.style import ALL_FAMILIES
 from models.synth.video import make_video, write_video
 from rules import Sheet
+from rules.policy import Verdict
 from scanner.constants import STEADY_FRAMES
 from scanner.failure import Failure
 from scanner.pipeline import Reading
@@ -122,6 +130,97 @@ def speed(frames: int) -> None:
           f"({STEADY_FRAMES / 30:.2f} s at 30 fps) plus that")
 
 
+def _timed(spent: dict[str, list[float]], name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn``, adding the CPU seconds of each call to ``spent[name]``."""
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        c0 = time.process_time()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            spent.setdefault(name, []).append(time.process_time() - c0)
+    return timed
+
+
+class _EveryBallot(Session):
+    """The session as it was before it kept its last verdict: the policy asked on every ballot."""
+
+    def decided(self, reading: Reading) -> Verdict:
+        import front.live
+
+        return front.live.decide(reading.uncertain, self.cards, self.season,
+                                 allow_doubtful=self.allow_doubtful)
+
+
+def loop(videos: int, frames: int, families: tuple[str, ...] = ALL_FAMILIES) -> None:
+    """Every frame through ``Session.step`` and ``draw`` with cards and a season, as ``live`` does; each
+    video twice, interleaved: the policy asked on every ballot, and only when what it weighs changed."""
+    import front.live
+    import rules.policy
+    from rules.cards import parse_card_list
+    from rules.season import Season
+
+    variants = {"every ballot": _EveryBallot, "on change": Session}
+    spent: dict[str, dict[str, list[float]]] = {name: {} for name in variants}
+    per_frame: dict[str, dict[str, list[float]]] = {name: {"all": [], "ballot": [], "other": []}
+                                                    for name in variants}
+    verdicts: dict[str, list[Verdict | None]] = {name: [] for name in variants}
+    parts = ((front.live, "decide"), (front.live, "tally"), (rules.policy, "suspect_findings"),
+             (rules.policy, "score_spread"))
+    saved = [getattr(module, name) for module, name in parts]
+    try:
+        for family in families:
+            for k in range(videos):
+                video = make_video(1000 + k, frames=frames, family=family)
+                for variant, kind in variants.items():
+                    times, frame_times = spent[variant], per_frame[variant]
+                    for (module, name), fn in zip(parts, saved, strict=True):
+                        setattr(module, name, _timed(times, name, fn))
+                    session = kind(cards=parse_card_list(CARDS), season=Season.parse("winter"),
+                                   reader=_timed(times, "read", cast))
+                    for i in range(len(video)):
+                        image = video.frame(i)
+                        read_before = len(times.get("read", ()))
+                        c0 = time.process_time()
+                        session.step(image)
+                        draw(image, session, 30.0)
+                        took = time.process_time() - c0
+                        if len(times.get("read", ())) > read_before:
+                            took -= times["read"][-1]  # read in the camera's worker thread
+                            frame_times["ballot"].append(took)
+                            verdicts[variant].append(session.verdict)
+                        else:
+                            frame_times["other"].append(took)
+                        frame_times["all"].append(took)
+    finally:
+        for (module, name), fn in zip(parts, saved, strict=True):
+            setattr(module, name, fn)
+    ms = lambda xs: 1000 * statistics.median(xs) if xs else float("nan")  # noqa: E731
+    same = verdicts["every ballot"] == verdicts["on change"]
+    print(f"the whole loop (step + overlay) with --cards and --season winter, {len(families) * videos} "
+          f"videos of {frames} frames, 1280x720, CPU time, each video with the policy asked on every "
+          f"ballot and only on a change; the same verdict on every ballot: {'yes' if same else 'NO'}")
+    for variant in variants:
+        times, frame_times = spent[variant], per_frame[variant]
+        n, rest, read = len(frame_times["all"]), sum(frame_times["all"]), sum(times.get("read", ()))
+        share = lambda key: 100 * sum(times.get(key, ())) / rest  # noqa: E731,B023
+        calls = lambda key: len(times.get(key, ()))  # noqa: E731,B023
+        decides = times.get("decide", [])
+        print(f"{variant}:")
+        print(f"  reading in the loop (a video file): {n / (rest + read):6.1f} frames/s, "
+              f"{1000 * (rest + read) / n:.1f} ms a frame; reading is {100 * read / (rest + read):.0f} % "
+              f"({calls('read')} frames read, {ms(times.get('read', [])):.0f} ms each)")
+        print(f"  the rest (a camera's window; its reading runs in a worker thread): {n / rest:6.1f} "
+              f"frames/s, {1000 * rest / n:.1f} ms a frame, median {ms(frame_times['all']):.1f} ms")
+        print(f"    decide {share('decide'):.1f} % of it ({calls('decide')} calls for {calls('tally')} "
+              f"ballots, median {ms(decides):.1f} ms, slowest {1000 * max(decides, default=0):.0f} ms): "
+              f"check {share('suspect_findings'):.1f} %, score_spread {share('score_spread'):.1f} %; "
+              f"tally {share('tally'):.1f} %")
+        print(f"    a frame that takes a ballot (follow, tally, decide, overlay): median "
+              f"{ms(frame_times['ballot']):.1f} ms, slowest "
+              f"{1000 * max(frame_times['ballot'], default=0):.0f} ms; the others median "
+              f"{ms(frame_times['other']):.1f} ms")
+
+
 def vote_gain(videos: int, frames: int, families: tuple[str, ...] = ALL_FAMILIES) -> None:
     from rules.cards import parse_card_list
 
@@ -189,7 +288,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--speed-frames", type=int, default=90, help="frames of the speed video (0: skip)")
     ap.add_argument("--videos", type=int, default=2, help="videos per drawing family (0: skip)")
-    ap.add_argument("--frames", type=int, default=150, help="frames per video of the vote's gain")
+    ap.add_argument("--frames", type=int, default=150, help="frames per video (vote, loop)")
+    ap.add_argument("--loop-videos", type=int, default=1,
+                    help="videos per drawing family for the whole loop with cards (0: skip)")
     ap.add_argument("--families", default=",".join(ALL_FAMILIES), help="drawing families, comma-separated")
     ap.add_argument("--screenshot", type=Path, default=None, help="write the overlay screenshot PNG here")
     args = ap.parse_args()
@@ -200,6 +301,8 @@ def main() -> None:
         print("note: set OMP_NUM_THREADS=1 for one-core figures")
     if args.speed_frames:
         speed(args.speed_frames)
+    if args.loop_videos:
+        loop(args.loop_videos, args.frames, tuple(args.families.split(",")))
     if args.videos:
         vote_gain(args.videos, args.frames, tuple(args.families.split(",")))
 

@@ -11,6 +11,8 @@ and no camera:
 * a steady sheet (:func:`scanner.track.steady`): read every :data:`READ_EVERY` frames
   (:func:`front.vote.cast`), each reading a ballot; the ballots are tallied (:func:`front.vote.tally`)
   and the tally goes to the one scoring policy (:func:`rules.policy.decide`);
+* the policy is asked again only when what it weighs changed (:meth:`Session.decided`): most ballots
+  leave the tally as it was, and a decision costs a frame's time or more;
 * a tally that changed is a ``reading`` event; one that stayed the same over :data:`CAPTURE_STABLE`
   ballots (or a key press, :meth:`Session.capture`, or the end of the video, :meth:`Session.finish`)
   is ``captured``.
@@ -41,7 +43,7 @@ from scanner.track import Track, follow, misalignment, start_track, steady
 
 __all__ = [
     "KEYS", "Event", "LiveError", "Session", "Stats", "draw", "frames_of", "has_window", "open_source", "run",
-    "score_json",
+    "score_json", "score_line",
 ]
 
 READ_EVERY = 6
@@ -108,20 +110,22 @@ class Event:
 
 
 def score_json(verdict: Verdict, cards: Sequence[Any], season: Any = None) -> dict[str, Any]:
-    """The ``score --json`` object of a verdict that may be scored."""
-    from rules.season import score_cards, score_season
+    """The ``score --json`` object of a verdict that may be scored (:func:`front.results.score_json`)."""
+    from front.results import score_json as sheet_json
 
-    sheet = verdict.sheet
-    assert sheet is not None
-    out: dict[str, Any] = {"side": sheet.side, **score_cards(sheet, list(cards)).to_json()}
-    if season is not None:
-        result = score_season(sheet, list(cards), season)
-        out["season"] = result.to_json()
-        out["total"] = result.total
-    doubtful = verdict.doubtful_json()
-    if doubtful is not None:
-        out["doubtful"] = doubtful
-    return out
+    assert verdict.sheet is not None
+    return sheet_json(verdict.sheet, list(cards), season, verdict)
+
+
+def score_line(verdict: Verdict, cards: Sequence[Any], season: Any = None) -> str:
+    """One line of a verdict that may be scored: the total and its parts (with a season, the two edicts
+    it scores: the other cards' points would not add up to the total)."""
+    score = score_json(verdict, cards, season)
+    counted = score.get("season", score)
+    title = f"{counted['name']} total" if "season" in score else "total"
+    parts = [f"{card} {points}" for card, points in counted.get("edicts", score["cards"]).items()]
+    return (f"{title} {score['total']}: {', '.join(parts)}, coins {counted['coins']}, "
+            f"monsters {counted['monsters']}")
 
 
 def _key(reading: Reading) -> tuple[Any, ...]:
@@ -176,6 +180,7 @@ class Session:
     _stable: int = 0
     _pending: Future[Ballot | Failure] | None = None
     _pool: ThreadPoolExecutor | None = None
+    _decided: tuple[tuple[Any, ...], Verdict] | None = None
 
     # ---------------------------------------------------------------------------- the loop's step
 
@@ -242,6 +247,20 @@ class Session:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
+    def decided(self, reading: Reading) -> Verdict:
+        """:func:`rules.policy.decide` on ``reading`` with this session's cards, season and
+        ``allow_doubtful``; the last verdict again when none of these changed.
+
+        The tally of a steady sheet mostly stays the same from ballot to ballot, and a decision
+        (``check``, every reading of the doubtful cells) costs 10 ms or so, at times over 100 ms, on
+        the thread that draws the window.  What it weighs is compared whole: the guess, each doubtful
+        cell's terrains in their order, the whole-sheet doubts, the cards, the season and the flag."""
+        asked = (reading.uncertain, tuple(self.cards), self.season, self.allow_doubtful)
+        if self._decided is None or self._decided[0] != asked:
+            uncertain, cards, season, allow_doubtful = asked
+            self._decided = (asked, decide(uncertain, cards, season, allow_doubtful=allow_doubtful))
+        return self._decided[1]
+
     # ---------------------------------------------------------------------------- the stages
 
     def _lose(self, events: list[Event], why: str) -> None:
@@ -296,8 +315,7 @@ class Session:
         self.result = tally(self.ballots)
         self.sat_out = ~voters(self.ballots)[-1]
         if self.cards:
-            self.verdict = decide(self.result.uncertain, self.cards, self.season,
-                                  allow_doubtful=self.allow_doubtful)
+            self.verdict = self.decided(self.result)
         same = before is not None and _key(before) == _key(self.result)
         self._stable = self._stable + 1 if same else 0
         n = len(self.ballots)
@@ -373,10 +391,7 @@ def _score_line(session: Session) -> str:
         return f"side {reading.side}, {reading.coins} coin(s); give --cards to score"
     if not verdict or verdict.sheet is None:
         return "not scored yet: " + verdict.stake[:90]
-    score = score_json(verdict, session.cards, session.season)
-    total = score["total"]
-    cards = " ".join(f"{k} {v}" for k, v in score["cards"].items())
-    return f"total {total}: {cards}, coins {score['coins']}, monsters {score['monsters']}"
+    return score_line(verdict, session.cards, session.season)
 
 
 # -------------------------------------------------------------------------------------------- sources

@@ -46,6 +46,7 @@ from scanner.decode import (
     hero_evidence,
     kinds_of_alike_marks,
     look_alike_groups,
+    odd_gain_mark,
     overrule_print,
     ruins_only,
     track_counts,
@@ -160,6 +161,8 @@ def read_coin_track(
     # end to end is the print misread; of twin marks the net reads as different kinds one is misread (the
     # pooled kinds are the best guess then, but twins are not always one kind: a cross over a mark)
     doubtful |= unseen_marks(patches, states) | crowded_track(states) | clashing_kinds(features, own)
+    # ... and a clearly seen mark read filled beside twin gain marks but like none of them may be crossed
+    doubtful |= odd_gain_mark(probs, features, states)
     return states, confidence, doubtful
 
 

@@ -403,6 +403,19 @@ of 300 filled coins below 0.9, 18 read crossed. Fitted on those photos (eval spl
 ``--start 1000``): tracks right and clear 388 -> 406 (0.6), 409 (0.7), 412 but 2 more silent (0.8);
 params unchanged (its marks are familiar). 0.6 keeps a margin below the faintest cross seen."""
 
+COIN_CROSS_SEEN = 0.9
+"""Coin net probability of a mark from which a mark is seen as clearly as a cross is: every one of the 84
+crossed coins on single-kind tracks of the threshold-fit and params photos was seen at 0.9 or more (only
+an odd mark seen so may be a cross: :func:`scanner.decode.odd_gain_mark`)."""
+
+COIN_ODD_MARK_TWINS = 3
+"""How many other marks read filled, each with a look-alike among them (``COIN_KIND_ALIKE``), show a
+player's gain mark, beside which a clearly seen mark read filled but like no other mark of the track is
+doubted (:func:`scanner.decode.odd_gain_mark`): gained coins are marked alike, so the odd one out is
+likely the same mark crossed out. On the threshold-fit photos it doubted 1 silently wrong track (a crossed
+coin read filled at 0.96 beside five twin gains) for 1 right one, on params 1 right one (2 twins: 5 right
+doubted, the same wrong one)."""
+
 COIN_OVERRULED_KIND_TEMPERATURE = 2.0
 """Power softening the coin net's filled-against-crossed odds on a track read against its own print:
 there the net reads the print as marks, and it read a spent gold coin as filled with 0.83-0.997 of that

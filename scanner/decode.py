@@ -38,6 +38,7 @@ from scanner.constants import (
     ATTACK_STAR_LEVEL,
     CLUSTER_DISTANCE,
     COIN_CLASSES,
+    COIN_CROSS_SEEN,
     COIN_DISC,
     COIN_FAINT_MARK,
     COIN_INK_BLUR,
@@ -51,6 +52,7 @@ from scanner.constants import (
     COIN_LIKE_PRINT,
     COIN_LIKE_PRINT_GAIN,
     COIN_MOST_MARKED,
+    COIN_ODD_MARK_TWINS,
     COIN_OVERRULED_KIND_TEMPERATURE,
     COIN_PAPER_PERCENTILE,
     HERO_MIN_STARS,
@@ -492,6 +494,54 @@ def faint_marks_gained(probs: np.ndarray, *, seen: float = COIN_FAINT_MARK) -> n
     out[faint, FILLED] += out[faint, CROSSED]
     out[faint, CROSSED] = 0.0
     return out
+
+
+def odd_gain_mark(
+    probs: np.ndarray,
+    features: np.ndarray,
+    states: np.ndarray,
+    *,
+    level: float = COIN_KIND_ALIKE,
+    twins: int = COIN_ODD_MARK_TWINS,
+    seen: float = COIN_CROSS_SEEN,
+) -> np.ndarray:
+    """The marks read filled to doubt because they look unlike the player's other gain marks.
+
+    A player marks the coins they gain alike (:func:`clashing_kinds`); a spent coin is such a mark
+    crossed out, and a cross drawn over a mark the net has never seen can leave it read as filled. So
+    where several marks read filled are twins of each other, a clearly seen mark read filled that looks
+    like no other mark of the track is likely the odd one crossed out: which kind it is, is not known.
+    Independent of the net's odds of the kind: the sheet's own marks compared with each other.
+
+    Parameters
+    ----------
+    probs : (14, 3)
+        The net's coin probabilities (empty, filled, crossed), track order.
+    features : (14, D)
+        The coin net's features of the same coins.
+    states : (14,) int
+        The decoded track (empty, filled, crossed).
+    level : distance between unit-length features below which two marks look alike.
+    twins : how many other marks read filled, each alike to another of them, make the player's gain mark.
+    seen : the odd mark's least probability of being a mark: seen as clearly as a cross is.
+
+    Returns
+    -------
+    (14,) bool
+    """
+    states = np.asarray(states)
+    flags = np.zeros(len(states), bool)
+    marked = np.flatnonzero(states != EMPTY)
+    if marked.size <= twins:
+        return flags
+    alike = _alike(features[marked], level)
+    np.fill_diagonal(alike, False)
+    filled = states[marked] == FILLED
+    paired = filled & (alike & filled[None, :]).any(axis=1)  # gain marks with a gain twin
+    clear = probs[marked, FILLED] + probs[marked, CROSSED] >= seen
+    for j in np.flatnonzero(filled & clear & ~alike.any(axis=1)):
+        flags[marked[j]] = int(np.count_nonzero(paired)) >= twins  # an odd mark has no twin itself
+    return flags
 
 
 def kinds_of_alike_marks(

@@ -3,8 +3,8 @@
 SciPy has the first two (``scipy.cluster.hierarchy`` average linkage cut at a distance,
 ``scipy.ndimage``'s Gaussian filter), but importing either costs about 0.3 s per process (its
 array-API layer imports all of numpy's submodules), more than a whole photo's reading.  The sets here
-are small (at most 121 cells, a dozen coin patches), so plain numpy is fast enough; the tests check
-both against SciPy.
+are small (at most 121 cells, a dozen coin patches), so plain numpy is fast enough (the blur's sums
+are OpenCV's separable filter); the tests check both against SciPy.
 
 :func:`median` and :func:`percentile` give numpy's own answers bit for bit, without what
 ``np.median`` and ``np.percentile`` (and a plain ``np.unique``) do on their first call in NumPy 2:
@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import cv2
 import numpy as np
 
 if TYPE_CHECKING:
@@ -108,11 +109,16 @@ def gaussian_blur(x: np.ndarray, sigma: float, axes: Sequence[int], truncate: fl
     out = np.asarray(x)
     dtype = out.dtype if np.issubdtype(out.dtype, np.floating) else np.dtype(np.float64)
     for axis in axes:
+        pre, length = int(np.prod(out.shape[:axis])), out.shape[axis]
+        post = int(np.prod(out.shape[axis + 1 :]))
+        if length > radius and pre * post > 0:
+            out = _blur_along(out.astype(np.float64).reshape(pre, length, post), weights).reshape(out.shape)
+            out = out.astype(dtype)
+            continue
         pad = [(0, 0)] * out.ndim
         pad[axis] = (radius, radius)
         # numpy's "symmetric" repeats the edge sample, which is ndimage's "reflect"
         padded = np.pad(out.astype(np.float64), pad, mode="symmetric")
-        length = out.shape[axis]
         acc = np.zeros(out.shape, np.float64)
         window = [slice(None)] * out.ndim
         for k, w in enumerate(weights):
@@ -120,6 +126,17 @@ def gaussian_blur(x: np.ndarray, sigma: float, axes: Sequence[int], truncate: fl
             acc += w * padded[tuple(window)]
         out = acc.astype(dtype)
     return out
+
+
+def _blur_along(x: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """(P, L, Q) float64 convolved with `weights` along L, edges reflected (``cv2.BORDER_REFLECT``, the
+    edge sample repeated): OpenCV's separable filter, 4x faster on a sheet's coins than summing shifted
+    copies; stored as float32 the two agree bit for bit (the tests check)."""
+    one = np.ones(1)
+    if x.shape[2] <= 4:  # a few channels: one image of P rows, filtered along its width
+        return np.asarray(cv2.sepFilter2D(x, cv2.CV_64F, weights, one, borderType=cv2.BORDER_REFLECT))
+    return np.stack([cv2.sepFilter2D(image, cv2.CV_64F, one, weights, borderType=cv2.BORDER_REFLECT)
+                     for image in x])
 
 
 def median(values: ArrayLike, axis: int | None = None) -> Any:

@@ -1,21 +1,33 @@
 """``cartoscan live``: the headless JSON mode on a short synthetic video; a sheet lost and found again;
-the overlay; reading in a worker thread as for a camera."""
+the overlay; reading in a worker thread as for a camera; the policy asked again only when what it weighs
+changed."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+import front.live
 from cli import app
 from front.live import Session, draw
-from models.synth.video import make_video, write_video
+from front.vote import LOOK, Ballot
+from models.synth.video import Video, make_video, write_video
 from rules import Sheet
+from rules.cards import parse_card_list
+from rules.grid import Cell
+from rules.policy import Verdict, decide
+from scanner.constants import TERRAIN_SYMBOLS
+from scanner.failure import Failure
+from scanner.pipeline import Reading, read_image
 from scanner.track import corner_error
 
 runner = CliRunner()
@@ -25,15 +37,19 @@ CARDS = "sentinel_wood,canal_lake,wildholds,borderlands"
 @pytest.fixture(scope="module")
 def clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("video")
-    write_video(make_video(2, frames=60, size=(960, 540)), out, "clip")
+    write_video(make_video(10, frames=60, size=(960, 540)), out, "clip")  # settled and refused
     return out / "clip"
 
 
-def test_json_lines_of_a_video(clip: Path) -> None:
+@pytest.fixture(scope="module")
+def lines(clip: Path) -> list[dict[str, Any]]:
     result = runner.invoke(app, ["live", str(clip) + ".avi", "--no-window", "--json", "--cards", CARDS,
                                  "--season", "winter"])
     assert result.exit_code == 0, result.output
-    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_json_lines_of_a_video(clip: Path, lines: list[dict[str, Any]]) -> None:
     assert lines[-1].keys() == {"fps", "frames"} and lines[-1]["frames"] == 60 and lines[-1]["fps"] > 0
     readings = lines[:-1]
     assert readings, "no reading in a video with two steady holds"
@@ -47,6 +63,33 @@ def test_json_lines_of_a_video(clip: Path) -> None:
     assert {"confidence", "coins", "spent", "stars", "verdict", "event"} <= last.keys()
     assert ("score" in last) != ("stake" in last)
     assert last["event"] == "captured"  # at the latest, the end of the video captures the tally
+
+
+def test_the_terminal_shows_each_reading_as_the_json_lines_do_with_its_score(
+    clip: Path, lines: list[dict[str, Any]]
+) -> None:
+    result = runner.invoke(app, ["live", str(clip) + ".avi", "--no-window", "--cards", CARDS,
+                                 "--season", "winter"])
+    assert result.exit_code == 0, result.output
+    shown = result.stderr.splitlines()
+    heads = [i for i, line in enumerate(shown) if re.match(r"(captured )?frame \d+ \(\d+ read\)", line)]
+    assert len(heads) == len(lines) - 1  # one block per reading or capture
+    assert {"score", "stake"} <= {key for event in lines for key in event}  # both kinds of verdict line
+    for i, event in zip(heads, lines[:-1], strict=True):
+        stars = f", stars {' '.join(event['stars'])}" if event["stars"] else ""
+        spent = f", {event['spent']} spent" if event["spent"] else ""
+        assert shown[i] == (f"{'captured ' if event['event'] == 'captured' else ''}frame {event['frame']} "
+                            f"({event['frames']} read): side {event['side']}, {event['coins']} coin(s)"
+                            f"{spent}{stars}, {len(event['doubtful'])} '?'")
+        assert shown[i + 1 : i + 12] == ["  " + " ".join(row) for row in event["grid"]]
+        verdict = shown[i + 12]
+        if "score" in event:  # the season's total and the two edicts that make it, as score --json has them
+            season = event["score"]["season"]
+            edicts = ", ".join(f"{card} {points}" for card, points in season["edicts"].items())
+            assert verdict == (f"  {event['verdict']}: winter total {season['total']}: {edicts}, "
+                               f"coins {season['coins']}, monsters {season['monsters']}")
+        else:
+            assert verdict == f"  refused: {event['stake']}"
 
 
 def test_missing_video_and_missing_window(tmp_path: Path) -> None:
@@ -72,8 +115,12 @@ def test_lost_and_found() -> None:
 
 
 @pytest.fixture(scope="module")
-def frames() -> list[np.ndarray]:
-    video = make_video(6, frames=40, size=(960, 540))
+def video() -> Video:
+    return make_video(6, frames=40, size=(960, 540))
+
+
+@pytest.fixture(scope="module")
+def frames(video: Video) -> list[np.ndarray]:
     return [video.frame(i) for i in range(len(video))]
 
 
@@ -101,3 +148,77 @@ def test_reading_in_the_background_thread(frames: list[np.ndarray]) -> None:
     readings = [e for e in events if e.kind == "reading"]
     assert readings and all(e.frame <= len(frames) for e in readings)
     assert session.ballots and session.result is not None
+
+
+def _unsure(reading: Reading, cell: Cell, odds: dict[str, float]) -> Reading:
+    """``reading`` with ``cell`` read as ``?``, its terrains at these odds (the rest spread evenly)."""
+    probabilities = np.array(reading.probabilities, dtype=np.float64)
+    rest = (1.0 - sum(odds.values())) / (len(TERRAIN_SYMBOLS) - len(odds))
+    probabilities[cell] = [odds.get(symbol, rest) for symbol in TERRAIN_SYMBOLS]
+    likeliest = max(odds, key=lambda symbol: odds[symbol])
+    return replace(reading, sheet=reading.sheet.replace({cell: "?"}),
+                   guess=reading.guess.replace({cell: likeliest}), probabilities=probabilities)
+
+
+def test_a_verdict_is_reused_only_while_the_reading_cards_and_season_stay(
+    video: Video, frames: list[np.ndarray], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    read = read_image(frames[-1], corners=video.corners[-1])
+    assert not isinstance(read, Failure)
+    truth = video.game.sheet  # a legal sheet read without a doubt, but for the cell made unsure below
+    read = replace(read, sheet=truth, guess=truth, doubtful=(), doubts=())
+    edge = next((0, c) for c in range(11) if truth[0, c] == ".")
+    # the same notation ('?' on an edge space), told apart only by what the '?' may be: forest or water
+    # there moves sentinel_wood (refused), a forest alone nothing (settled)
+    forest_or_water = _unsure(read, edge, {"F": 0.6, "W": 0.38})
+    forest = _unsure(read, edge, {"F": 0.9})
+    assert forest.sheet == forest_or_water.sheet and forest.alternatives != forest_or_water.alternatives
+    winter_cards = parse_card_list(CARDS)  # winter scores D + A: borderlands, sentinel_wood
+    other_cards = parse_card_list("great_city,canal_lake,wildholds,borderlands")  # no forest card in winter
+    # before each ballot: the tally, the cards, the season, allow_doubtful
+    plan: list[tuple[Reading, Any, str | None, bool]] = [
+        (forest_or_water, winter_cards, "winter", False),
+        (forest_or_water, winter_cards, "winter", False),
+        (forest, winter_cards, "winter", False),
+        (forest, winter_cards, "winter", False),
+        (forest_or_water, other_cards, "winter", False),
+        (forest_or_water, winter_cards, "winter", False),
+        (forest_or_water, winter_cards, "spring", False),
+        (forest_or_water, winter_cards, "spring", True),
+        (forest_or_water, winter_cards, "spring", True),
+    ]
+    calls = []
+
+    def counted(*args: Any, **kwargs: Any) -> Verdict:
+        calls.append(args)
+        return decide(*args, **kwargs)
+
+    def reader(frame: np.ndarray, corners: np.ndarray, *, index: int) -> Ballot:
+        looks = np.zeros((11, 11, LOOK * LOOK), np.float32)
+        coins = np.zeros((14, LOOK * LOOK), np.float32)
+        return Ballot(replace(read, corners=corners), looks, np.zeros((11, 11)), coins, np.zeros(14), index)
+
+    monkeypatch.setattr(front.live, "decide", counted)
+    monkeypatch.setattr(front.live, "tally", lambda ballots: plan[min(len(ballots), len(plan)) - 1][0])
+    session = Session(read_every=1, reader=reader)
+    verdicts: list[Verdict] = []
+    for frame in frames:
+        n = len(session.ballots)
+        if n == len(plan):
+            break
+        _, session.cards, session.season, session.allow_doubtful = plan[n]
+        session.step(frame)
+        if len(session.ballots) > n:
+            assert session.result is plan[n][0] and session.verdict is not None
+            fresh = decide(session.result.uncertain, session.cards, session.season,
+                           allow_doubtful=session.allow_doubtful)
+            assert session.verdict == fresh, f"ballot {n + 1}: a stale verdict"
+            verdicts.append(session.verdict)
+    assert len(verdicts) == len(plan), "the video held still for too few frames"
+    outcomes = [v.outcome.value for v in verdicts]
+    assert outcomes == ["refused", "refused", "settled", "settled", "settled", "refused", "refused",
+                        "allowed", "allowed"]
+    changed = [i for i in range(1, len(plan))
+               if plan[i][0] is not plan[i - 1][0] or plan[i][1:] != plan[i - 1][1:]]
+    assert all(verdicts[i] != verdicts[i - 1] for i in changed)  # a stale verdict would be caught
+    assert len(calls) == 1 + len(changed)  # and only the changes were decided again

@@ -14,6 +14,7 @@ import pytest
 
 import scanner.classify as classify
 from scanner.constants import (
+    COIN_CROSS_SEEN,
     COIN_DISC,
     COIN_FAINT_MARK,
     COIN_KIND_ALIKE,
@@ -31,6 +32,7 @@ from scanner.decode import (
     decode_coin_track,
     faint_marks_gained,
     kinds_of_alike_marks,
+    odd_gain_mark,
     overrule_print,
     track_counts,
     track_sureness,
@@ -437,3 +439,35 @@ def test_read_coin_track_reads_a_faint_mark_the_sheet_counts_as_gained_and_clear
     kinds = probs.copy()
     kinds[0] = (0.83, 0.05, 0.12)  # the same faint mark whichever kind its leftover odds lean to
     assert classify.read_coin_track(kinds, features, _track(1))[0].tolist() == states.tolist()
+
+
+# --- the odd mark out among a player's twin gain marks may be one crossed out ------------------------
+
+def test_a_clear_mark_unlike_several_twin_gains_is_doubted() -> None:
+    # seed 9063005 (threshold-fit photos): a cross over the first mark, read filled at 0.96
+    probs = _probs((0.0, 0.96, 0.04), *[(0.0, 0.99, 0.01)] * 4)
+    states = _states(5)
+    flags = odd_gain_mark(probs, _marks([2, 1, 1, 1, 1]), states)
+    assert flags.tolist() == [True] + [False] * 13
+    assert not odd_gain_mark(probs, _marks([1, 1, 1, 1, 1]), states).any()  # all alike: one gain mark
+
+
+def test_an_odd_mark_is_not_doubted_beside_too_few_twins_read_filled_or_less_seen_than_a_cross() -> None:
+    probs = _probs((0.0, 0.96, 0.04), *[(0.0, 0.99, 0.01)] * 4)
+    looks = _marks([2, 1, 1, 1, 1])
+    few = _states(3)
+    assert not odd_gain_mark(probs, looks, few, twins=3).any()  # two twins only
+    assert odd_gain_mark(probs, looks, few, twins=2)[0]
+    crossed = np.array([1, 2, 2, 2, 2] + [0] * 9)  # the twins read crossed: no gain mark to compare
+    assert not odd_gain_mark(probs, looks, crossed).any()
+    for seen, doubted in ((0.99 * COIN_CROSS_SEEN, False), (1.01 * COIN_CROSS_SEEN, True)):
+        faint = probs.copy()
+        faint[0] = (1.0 - seen, seen, 0.0)  # a mark less clearly seen than a cross is
+        assert bool(odd_gain_mark(faint, looks, _states(5))[0]) is doubted
+
+
+def test_read_coin_track_doubts_the_odd_mark_out() -> None:
+    probs = _probs((0.0, 0.96, 0.04), *[(0.0, 0.99, 0.01)] * 4)
+    states, _, doubtful = classify.read_coin_track(probs, _marks([2, 1, 1, 1, 1]), _track(5))
+    assert states.tolist() == _states(5).tolist()
+    assert doubtful.tolist() == [True] + [False] * 13
