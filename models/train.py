@@ -335,11 +335,22 @@ def _sheets_step(
     net: nn.Module, whole: Sequence[np.ndarray], xt: torch.Tensor, terrain: torch.Tensor,
     gen: torch.Generator, mean: torch.Tensor, std: torch.Tensor, shape: bool, fade: bool,
 ) -> torch.Tensor:
-    """:func:`same_drawing_loss` of a few whole sheets picked from ``whole`` (augmented as a batch)."""
+    """:func:`same_drawing_loss` of a few whole sheets picked from ``whole`` (augmented as a batch).
+
+    The batch norms normalise these batches by their own statistics but do not fold them into their
+    running ones: drawn cells only, a few sheets' worth, are not the cells inference sees."""
     picks = torch.randperm(len(whole), generator=gen)[:SAME_DRAWING_SHEETS].tolist()
     idx = torch.from_numpy(np.concatenate([whole[k] for k in picks]))
     group = torch.from_numpy(np.concatenate([np.full(len(whole[k]), j) for j, k in enumerate(picks)]))
-    features = net(augment(xt[idx], gen, mean, std, shape=shape, fade=fade))[-1]
+    norms = [m for m in net.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
+    momenta = [m.momentum for m in norms]
+    for m in norms:
+        m.momentum = 0.0
+    try:
+        features = net(augment(xt[idx], gen, mean, std, shape=shape, fade=fade))[-1]
+    finally:
+        for m, momentum in zip(norms, momenta, strict=True):
+            m.momentum = momentum
     return same_drawing_loss(features, terrain[idx], group)
 
 

@@ -233,3 +233,23 @@ def test_same_drawing_weight_zero_trains_as_before_and_a_weight_changes_the_net(
     changed = weights(same_drawing=0.5, sheets=sheets)
     assert all(bool(torch.isfinite(v.float()).all()) for v in changed)
     assert not all(torch.equal(a, b) for a, b in zip(before, changed, strict=True))
+
+
+def test_the_sheets_step_leaves_the_batch_norms_running_statistics_alone() -> None:
+    import torch
+
+    net = train.TASKS["cell"].make().train()
+    before = {k: v.clone() for k, v in net.state_dict().items() if "running" in k}
+    x = torch.randn(12, 3, 32, 32) + 2.0  # far from the running mean of 0: a change would show
+    whole = [np.arange(6), np.arange(6, 12)]
+    terrain = torch.tensor([1, 1, 2, 2, 3, 3] * 2)
+    zero, one = torch.zeros(1, 3, 1, 1), torch.ones(1, 3, 1, 1)
+    gen = torch.Generator().manual_seed(0)
+    loss = train._sheets_step(net, whole, x, terrain, gen, zero, one, False, False)
+    assert torch.isfinite(loss) and loss.requires_grad
+    after = net.state_dict()
+    assert all(torch.equal(v, after[k]) for k, v in before.items())
+    assert all(m.momentum == 0.1 for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d))
+    net(x)  # an ordinary training batch still moves them
+    first = "trunk.blocks.0.1.running_mean"
+    assert not torch.equal(before[first], net.state_dict()[first])
