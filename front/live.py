@@ -11,8 +11,9 @@ and no camera:
 * a steady sheet (:func:`scanner.track.steady`): read every :data:`READ_EVERY` frames
   (:func:`front.vote.cast`), each reading a ballot; the ballots are tallied (:func:`front.vote.tally`)
   and the tally goes to the one scoring policy (:func:`rules.policy.decide`);
-* the policy is asked again only when what it weighs changed (:meth:`Session.decided`): most ballots
-  leave the tally as it was, and a decision costs a frame's time or more;
+* the policy is asked when its verdict is wanted (:attr:`Session.verdict`: an event, the overlay), and
+  again only when what it weighs changed (:meth:`Session.decided`): most ballots leave the tally as it
+  was, and a decision costs a frame's time or more;
 * a tally that changed is a ``reading`` event; one that stayed the same over :data:`CAPTURE_STABLE`
   ballots (or a key press, :meth:`Session.capture`, or the end of the video, :meth:`Session.finish`)
   is ``captured``.
@@ -169,7 +170,6 @@ class Session:
     ballots: list[Ballot] = field(default_factory=list)
     result: Reading | None = None
     sat_out: np.ndarray | None = None  # (11, 11) cells the newest ballot did not vote on (hand, glare)
-    verdict: Verdict | None = None
     captured: bool = False
     frame: int = -1
     status: str = "searching"
@@ -238,7 +238,7 @@ class Session:
     def reset(self) -> None:
         """Forget the ballots (another sheet, or the sheet was drawn on)."""
         self.ballots.clear()
-        self.result, self.verdict, self.captured, self._stable = None, None, False, 0
+        self.result, self.captured, self._stable = None, False, 0
         self.sat_out = None
 
     def close(self) -> None:
@@ -246,6 +246,13 @@ class Session:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The scoring policy's verdict on the tally (None before a reading or without cards), worked out
+        when asked (an event, the overlay): without a window, a ballot that changes nothing shown is not
+        decided at all."""
+        return self.decided(self.result) if self.result is not None and self.cards else None
 
     def decided(self, reading: Reading) -> Verdict:
         """:func:`rules.policy.decide` on ``reading`` with this session's cards, season and
@@ -314,8 +321,6 @@ class Session:
         before = self.result
         self.result = tally(self.ballots)
         self.sat_out = ~voters(self.ballots)[-1]
-        if self.cards:
-            self.verdict = self.decided(self.result)
         same = before is not None and _key(before) == _key(self.result)
         self._stable = self._stable + 1 if same else 0
         n = len(self.ballots)

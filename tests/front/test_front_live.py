@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -160,19 +161,46 @@ def _unsure(reading: Reading, cell: Cell, odds: dict[str, float]) -> Reading:
                    guess=reading.guess.replace({cell: likeliest}), probabilities=probabilities)
 
 
-def test_a_verdict_is_reused_only_while_the_reading_cards_and_season_stay(
-    video: Video, frames: list[np.ndarray], monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture(scope="module")
+def unsure(video: Video, frames: list[np.ndarray]) -> tuple[Reading, Reading]:
+    """Two readings with the same notation ('?' on an edge space), told apart only by what the '?' may
+    be: forest or water there moves sentinel_wood (refused in winter), a forest alone nothing (settled)."""
     read = read_image(frames[-1], corners=video.corners[-1])
     assert not isinstance(read, Failure)
-    truth = video.game.sheet  # a legal sheet read without a doubt, but for the cell made unsure below
+    truth = video.game.sheet  # a legal sheet read without a doubt, but for the cell made unsure
     read = replace(read, sheet=truth, guess=truth, doubtful=(), doubts=())
     edge = next((0, c) for c in range(11) if truth[0, c] == ".")
-    # the same notation ('?' on an edge space), told apart only by what the '?' may be: forest or water
-    # there moves sentinel_wood (refused), a forest alone nothing (settled)
-    forest_or_water = _unsure(read, edge, {"F": 0.6, "W": 0.38})
-    forest = _unsure(read, edge, {"F": 0.9})
+    forest_or_water, forest = _unsure(read, edge, {"F": 0.6, "W": 0.38}), _unsure(read, edge, {"F": 0.9})
     assert forest.sheet == forest_or_water.sheet and forest.alternatives != forest_or_water.alternatives
+    return forest_or_water, forest
+
+
+def _reader(reading: Reading) -> Callable[..., Ballot]:
+    """A reader that sees ``reading`` at the followed corners (the tally is the test's)."""
+    def read(frame: np.ndarray, corners: np.ndarray, *, index: int) -> Ballot:
+        looks = np.zeros((11, 11, LOOK * LOOK), np.float32)
+        coins = np.zeros((14, LOOK * LOOK), np.float32)
+        hand = np.zeros((11, 11))
+        return Ballot(replace(reading, corners=corners), looks, hand, coins, np.zeros(14), index)
+    return read
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    """The calls of the policy from front.live, from now on."""
+    calls: list[tuple[Any, ...]] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Verdict:
+        calls.append(args)
+        return decide(*args, **kwargs)
+
+    monkeypatch.setattr(front.live, "decide", counted)
+    return calls
+
+
+def test_a_verdict_is_reused_only_while_the_reading_cards_and_season_stay(
+    frames: list[np.ndarray], unsure: tuple[Reading, Reading], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    forest_or_water, forest = unsure
     winter_cards = parse_card_list(CARDS)  # winter scores D + A: borderlands, sentinel_wood
     other_cards = parse_card_list("great_city,canal_lake,wildholds,borderlands")  # no forest card in winter
     # before each ballot: the tally, the cards, the season, allow_doubtful
@@ -187,20 +215,9 @@ def test_a_verdict_is_reused_only_while_the_reading_cards_and_season_stay(
         (forest_or_water, winter_cards, "spring", True),
         (forest_or_water, winter_cards, "spring", True),
     ]
-    calls = []
-
-    def counted(*args: Any, **kwargs: Any) -> Verdict:
-        calls.append(args)
-        return decide(*args, **kwargs)
-
-    def reader(frame: np.ndarray, corners: np.ndarray, *, index: int) -> Ballot:
-        looks = np.zeros((11, 11, LOOK * LOOK), np.float32)
-        coins = np.zeros((14, LOOK * LOOK), np.float32)
-        return Ballot(replace(read, corners=corners), looks, np.zeros((11, 11)), coins, np.zeros(14), index)
-
-    monkeypatch.setattr(front.live, "decide", counted)
+    calls = _counted(monkeypatch)
     monkeypatch.setattr(front.live, "tally", lambda ballots: plan[min(len(ballots), len(plan)) - 1][0])
-    session = Session(read_every=1, reader=reader)
+    session = Session(read_every=1, reader=_reader(forest))
     verdicts: list[Verdict] = []
     for frame in frames:
         n = len(session.ballots)
@@ -222,3 +239,19 @@ def test_a_verdict_is_reused_only_while_the_reading_cards_and_season_stay(
                if plan[i][0] is not plan[i - 1][0] or plan[i][1:] != plan[i - 1][1:]]
     assert all(verdicts[i] != verdicts[i - 1] for i in changed)  # a stale verdict would be caught
     assert len(calls) == 1 + len(changed)  # and only the changes were decided again
+
+
+def test_a_ballot_that_changes_nothing_shown_is_not_decided_without_a_window(
+    frames: list[np.ndarray], unsure: tuple[Reading, Reading], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    forest = unsure[1]
+    calls = _counted(monkeypatch)  # the tally flips between two readings with the same notation
+    monkeypatch.setattr(front.live, "tally", lambda ballots: unsure[len(ballots) % 2])
+    session = Session(cards=parse_card_list(CARDS), season="winter", read_every=1, reader=_reader(forest))
+    events = [event for frame in frames for event in session.step(frame)]
+    told = [event for event in events if event.kind in ("reading", "captured")]
+    assert [event.kind for event in told] == ["reading", "captured"] and len(session.ballots) > 6
+    assert len(calls) <= len(told)  # decided for the events (at most), not for every ballot
+    for event in told:
+        assert event.reading is not None
+        assert event.verdict == decide(event.reading.uncertain, session.cards, "winter")
