@@ -1639,6 +1639,7 @@ def _print_live(console: Console, event: Event, cards: Sequence[ScoringCard], se
     """One reading of the live camera for a person: what tells it from the one before (coins, stars,
     '?'), the grid, then the verdict with the score (or what stands in its way)."""
     from front.live import score_line
+    from front.results import sheet_warnings
     from rules import cells_label
 
     reading = event.reading
@@ -1658,6 +1659,8 @@ def _print_live(console: Console, event: Event, cards: Sequence[ScoringCard], se
             console.print(f"  {verdict.outcome.value}: {score_line(verdict, cards, season)}", markup=False)
             if verdict.message():  # settled, or allowed despite doubts: why
                 console.print(f"  {verdict.message()}", markup=False)
+            for warning in sheet_warnings(verdict.sheet):  # as score says them (side C and D positions)
+                console.print(f"  warning: {warning}", markup=False)
         else:
             console.print(f"  {verdict.outcome.value}: {verdict.stake}", markup=False)
 

@@ -89,6 +89,8 @@ def test_the_terminal_shows_each_reading_as_the_json_lines_do_with_its_score(
             edicts = ", ".join(f"{card} {points}" for card, points in season["edicts"].items())
             assert verdict == (f"  {event['verdict']}: winter total {season['total']}: {edicts}, "
                                f"coins {season['coins']}, monsters {season['monsters']}")
+            after = shown[i + 13 : i + 16]
+            assert all(f"  warning: {warning}" in after for warning in event["score"].get("warnings", []))
         else:
             assert verdict == f"  refused: {event['stake']}"
 
