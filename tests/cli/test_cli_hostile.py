@@ -16,6 +16,7 @@ import io
 import json
 import os
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -154,6 +155,37 @@ def _command() -> list[str]:
     return [sys.executable, script] if script else [sys.executable, "-c", "import cli; cli.main()"]
 
 
+# A spawned child's ru_maxrss counts from before its exec, and Python spawns through vfork, so a
+# child's peak would include this test process's own resident memory (a whole pytest run holds about
+# 400 MB). The command therefore runs under a small launcher that forks it from its own small memory
+# and writes the command's own peak (kB) to the file named first; its exit status is the command's.
+_LAUNCHER = """
+import os, signal, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as peak:
+    peak.write(str(usage.ru_maxrss))
+code = os.waitstatus_to_exitcode(status)
+if code < 0:
+    signal.signal(-code, signal.SIG_DFL)
+    os.kill(os.getpid(), -code)
+sys.exit(code)
+"""
+
+
+def _measured(command: list[str], peak_file: Path) -> list[str]:
+    """`command` (an absolute executable first) under the launcher that reports its own peak memory."""
+    return [sys.executable, "-c", _LAUNCHER, str(peak_file), *command]
+
+
+def _peak_mb(peak_file: Path) -> float:
+    """The launcher's report in MB (0 when the launcher was killed before it could write one)."""
+    text = peak_file.read_text() if peak_file.exists() else ""
+    return int(text) / 1024 if text else 0.0
+
+
 def _run_process(case: dict[str, Any], folder: Path) -> tuple[int, str, str, float]:
     """Run the console command; returns status, stdout, stderr and the child's peak memory in MB."""
     first = [str(folder / p) for p in case.get("pythonpath_first", [])]  # e.g. a shadowing package
@@ -162,13 +194,16 @@ def _run_process(case: dict[str, Any], folder: Path) -> tuple[int, str, str, flo
     feed = case.get("stdin_repeat")
     data = _stdin_bytes(case)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        peak_file = folder.parent / "peak-kb"  # outside the case's folder, whose listing cases check
+        peak_file.unlink(missing_ok=True)
         proc = subprocess.Popen(
-            [*_command(), *_args(case)],
+            _measured([*_command(), *_args(case)], peak_file),
             cwd=folder,
             env=env,
             stdin=subprocess.PIPE if (feed or data is not None) else subprocess.DEVNULL,
             stdout=out,
             stderr=err,
+            start_new_session=True,  # the time limit kills the launcher and the command together
         )
 
         def write() -> None:  # in blocks, so that neither side holds 200 MB
@@ -189,13 +224,12 @@ def _run_process(case: dict[str, Any], folder: Path) -> tuple[int, str, str, flo
         writer = threading.Thread(target=write, daemon=True) if proc.stdin is not None else None
         if writer is not None:
             writer.start()
-        timer = threading.Timer(case.get("max_seconds", TIME_LIMIT), proc.kill)
+        timer = threading.Timer(case.get("max_seconds", TIME_LIMIT), os.killpg, (proc.pid, signal.SIGKILL))
         timer.start()
         try:
-            _, wait_status, usage = os.wait4(proc.pid, 0)
+            proc.wait()
         finally:
             timer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(wait_status)
         if writer is not None:
             writer.join(timeout=10)
         out.seek(0)
@@ -204,7 +238,7 @@ def _run_process(case: dict[str, Any], folder: Path) -> tuple[int, str, str, flo
             proc.returncode,
             out.read().decode("utf-8", "replace"),
             err.read().decode("utf-8", "replace"),
-            usage.ru_maxrss / 1024,
+            _peak_mb(peak_file),
         )
 
 
@@ -284,6 +318,20 @@ def test_hostile_case(case: dict[str, Any], tmp_path: Path, capfd: Any, monkeypa
     else:
         status, out, err = _run_here(case, folder, capfd, monkeypatch)
     _check(case, folder, status, out, err)
+
+
+def test_a_child_s_peak_memory_is_its_own_not_this_process_s(tmp_path: Path) -> None:
+    """The memory limits measure the command: not the 300 MB this process holds, and all of the 200 MB
+    the command fills; its exit status comes through."""
+    held = np.ones(300 * 2**20 // 8)  # resident here while the children run
+    peak = tmp_path / "peak"
+    small = subprocess.run(_measured([sys.executable, "-c", "raise SystemExit(3)"], peak), check=False)
+    small_mb = _peak_mb(peak)
+    big = subprocess.run(_measured([sys.executable, "-c", "b = b'x' * (200 * 2**20)"], peak), check=False)
+    assert held.sum() > 0
+    assert (small.returncode, big.returncode) == (3, 0)
+    assert 0 < small_mb < 100, small_mb
+    assert 200 < _peak_mb(peak) < 290, _peak_mb(peak)
 
 
 def test_the_corpus_covers_every_exit_status_and_each_part_of_the_issue() -> None:
