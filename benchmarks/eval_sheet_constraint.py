@@ -1,7 +1,7 @@
 """Can the sheet tell which look-alike groups are different terrains? Issue 13's "the sheet as a constraint".
 
     python benchmarks/eval_sheet_constraint.py [--sheets 30] [--split eval] [--key KEY] [--families F,G]
-                                               [--distinct FAR]
+                                               [--distinct FAR] [--models DIR]
 
 One player draws one terrain one way and two terrains two ways, so two groups of look-alike cells
 (:func:`scanner.decode.look_alike_groups`) drawn clearly differently could be made to take different
@@ -12,7 +12,10 @@ family (the cached photos of :mod:`eval_families`), over the groups of two or mo
 true majority is a drawn terrain, this prints how many pairs of each kind there are and how well the
 groups' mean cosine distance in the cell net's features tells the kinds apart (AUC: the chance that a
 confused pair lies farther apart than a split one; the median distance of each), next to the AUC usually
-quoted, same against different terrain over all pairs of drawn cells of a sheet.
+quoted, same against different terrain over all pairs of drawn cells of a sheet, and the same over the
+pairs of drawn cells the net reads as one terrain (each cell's own best guess): the confused-against-split
+question cell by cell, free of the grouping's cut (a net whose features group otherwise may leave few
+group pairs to count).
 
 ``--distinct FAR`` also reads the photos with a per-sheet decoder that was tried for the constraint and
 not taken (README, issue 13): groups farther apart than ``FAR`` must not share a drawn terrain; the joint
@@ -20,6 +23,9 @@ best terrain of every group under that rule (summed log-probabilities, a shared 
 ``CLASH``) is found over each group's three likeliest terrains; a group it moves off its own best terrain
 has that terrain damped (by the joint margin, at most ``DAMP``) before the usual pooling. It prints
 :mod:`eval_families`' table without and with it.
+
+``--models DIR`` reads with that model directory (e.g. a leave-one-family-out run) instead of the
+committed models.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import itertools
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from pathlib import Path
 
 import eval_families as ef
 import numpy as np
@@ -41,7 +48,7 @@ from rules.sides import printed_side
 from scanner.classify import classify_cells
 from scanner.constants import LOG_FLOOR, TERRAIN_CLASSES
 from scanner.decode import _unit, look_alike_groups
-from scanner.nets import Models, default_models, paper_gain, white_balance
+from scanner.nets import Models, default_models, load_models, paper_gain, white_balance
 
 #: The terrains a player draws one way (empty cells, heroes and destroyed cells look many ways).
 DRAWN = tuple(TERRAIN_CLASSES.index(name) for name in ("forest", "village", "farm", "water", "monster"))
@@ -95,9 +102,9 @@ def distinct_terrains(probs: np.ndarray, features: np.ndarray, groups: Sequence[
 
 def pair_distances(
     models: Models, x: dict[str, object]
-) -> tuple[list[float], list[float], list[bool], list[float]]:
+) -> tuple[list[float], list[float], list[bool], list[float], list[bool]]:
     """One photo's group-pair distances (confused, split) and its drawn-cell pairs (same terrain,
-    feature similarity)."""
+    feature similarity, read as one terrain by the cells' own best guesses)."""
     truth = Sheet.parse(str(x["truth"]))
     printed = printed_side(truth.side)
     drawable = np.ones(121, bool)
@@ -124,7 +131,9 @@ def pair_distances(
     upper = np.triu_indices(drawn.size, 1)
     same = (y[drawn][:, None] == y[drawn][None])[upper]
     similar = (unit[drawn] @ unit[drawn].T)[upper]
-    return confused, split, same.tolist(), similar.tolist()
+    guess = probs[drawn].argmax(axis=1)
+    alike = (guess[:, None] == guess[None])[upper]
+    return confused, split, same.tolist(), similar.tolist(), alike.tolist()
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -135,29 +144,35 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--key", default=None, help="cache folder name (default: the renderer's fingerprint)")
     ap.add_argument("--distinct", type=float, default=None, metavar="FAR",
                     help="also read with the decoder tried, groups farther than FAR apart parted")
+    ap.add_argument("--models", type=Path, default=None,
+                    help="model directory (default: the committed models)")
     args = ap.parse_args(argv)
     families = [f.strip() for f in args.families.split(",") if f.strip() in ALL_FAMILIES]
     t0 = time.perf_counter()
-    models = default_models()
+    models = default_models() if args.models is None else load_models(args.models)
+    base = "committed" if args.models is None else args.models.name
     inputs = {fam: [ds.sheet_inputs(seed, fam, args.split, "phone", cache=ef.CACHE, key=args.key)
                     for seed in ef.seeds(fam, args.sheets)] for fam in families}
     print(f"look-alike group pairs of drawn terrains, {args.split} split, phone tier, {args.sheets} photos "
           f"each; confused = read as one terrain, truly two; split = one terrain in two groups")
     for fam in families:
-        confused, split, same, similar = [], [], [], []
+        confused, split, same, similar, alike = [], [], [], [], []
         for x in inputs[fam]:
-            c, s, m, d = pair_distances(models, x)
+            c, s, m, d, a = pair_distances(models, x)
             confused += c
             split += s
             same += m
             similar += d
+            alike += a
         c_arr, s_arr = np.array(confused), np.array(split)
-        sim, is_same = np.array(similar), np.array(same, bool)
+        sim, is_same, read_alike = np.array(similar), np.array(same, bool), np.array(alike, bool)
+        one, two = sim[read_alike & is_same], sim[read_alike & ~is_same]
         c_mid = float(np.median(c_arr)) if c_arr.size else float("nan")
         s_mid = float(np.median(s_arr)) if s_arr.size else float("nan")
         print(f"{fam:10} confused {c_arr.size:4d} (median distance {c_mid:.2f}), split {s_arr.size:4d} "
               f"({s_mid:.2f}): AUC {auc(c_arr, s_arr):.2f}; drawn-cell pairs, same against different "
-              f"terrain: AUC {auc(sim[is_same], sim[~is_same]):.3f}")
+              f"terrain: AUC {auc(sim[is_same], sim[~is_same]):.3f}; of those read as one terrain, "
+              f"{two.size} truly two against {one.size}: AUC {auc(one, two):.3f}")
     if args.distinct is not None:
         pooled = classify.adapt_to_sheet
 
@@ -168,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             return pooled(moved, features, drawable, groups=chosen, temperature=temperature)
 
         print(ef.header())
-        for name, step in (("committed", pooled), (f"parted {args.distinct:g}", parted)):
+        for name, step in ((base, pooled), (f"parted {args.distinct:g}", parted)):
             classify.adapt_to_sheet = step  # type: ignore[assignment]
             for fam in families:
                 t: dict[str, float] = defaultdict(float)

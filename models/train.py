@@ -55,6 +55,10 @@ GREY_SHARE = 0.1
 #: the frames of a synthetic video, 2026-11-24).
 FADE_SHARE = 0.25
 FADE_LEAST = 0.35
+#: The same-drawing loss (``--same-drawing``, issue 13): whole training sheets taken per step, and the
+#: temperature of its supervised-contrastive softmax over cosine similarities of the cell net's features.
+SAME_DRAWING_SHEETS = 4
+SAME_DRAWING_TEMPERATURE = 0.1
 
 
 @dataclass(frozen=True)
@@ -214,6 +218,48 @@ def _shuffle_blocks(v: torch.Tensor, gen: torch.Generator, p: float, grid: int =
     return out
 
 
+def same_drawing_loss(features: torch.Tensor, terrain: torch.Tensor, sheet: torch.Tensor,
+                      temperature: float = SAME_DRAWING_TEMPERATURE) -> torch.Tensor:
+    """Supervised-contrastive loss within sheets: each cell's unit-length ``features`` drawn toward the
+    cells of its own terrain on its own sheet, away from the sheet's other terrains.
+
+    Parameters
+    ----------
+    features : (N, D) float; terrain, sheet : (N,) int, the class and sample of each cell.
+
+    Returns
+    -------
+    The mean over cells with a same-terrain peer on their sheet of minus the mean log-probability of
+    those peers (softmax over the sheet's other cells); 0 when no cell has one.
+    """
+    unit = nn.functional.normalize(features, dim=1)
+    n = len(unit)
+    sim = unit @ unit.T / temperature
+    self_pair = torch.eye(n, dtype=torch.bool)
+    same_sheet = sheet[:, None] == sheet[None]
+    # only pairs on one sheet compete: "which drawing" is a question a sheet asks, not the training set
+    logits = sim.masked_fill(~same_sheet | self_pair, float("-inf"))
+    positive = same_sheet & (terrain[:, None] == terrain[None]) & ~self_pair
+    has = positive.any(dim=1)
+    if not bool(has.any()):
+        return features.sum() * 0.0
+    logp = logits[has] - torch.logsumexp(logits[has], dim=1, keepdim=True)
+    pos = positive[has]
+    peers = torch.where(pos, logp, torch.zeros_like(logp)).sum(dim=1) / pos.sum(dim=1)
+    loss: torch.Tensor = -peers.mean()
+    return loss
+
+
+def drawn_by_sheet(sheet: np.ndarray, terrain: np.ndarray, least: int = 4) -> list[np.ndarray]:
+    """Per training sheet, the indices of its drawn cells (not empty; a sample repeated by
+    ``--rare-repeat`` carries sheet ``-1`` and is left out), for sheets with at least ``least``."""
+    drawn = (terrain != TERRAIN_CLASSES.index("empty")) & (sheet >= 0)
+    idx = np.flatnonzero(drawn)
+    order = idx[np.argsort(sheet[idx], kind="stable")]
+    cuts = np.flatnonzero(np.diff(sheet[order])) + 1
+    return [g for g in np.split(order, cuts) if len(g) >= least]
+
+
 def fit(
     task: Task,
     x: np.ndarray,
@@ -229,12 +275,18 @@ def fit(
     fade_aug: bool = False,
     init: Path | None = None,
     lr: float = LEARNING_RATE,
+    same_drawing: float = 0.0,
+    sheets: np.ndarray | None = None,
 ) -> nn.Module:
     """Train ``task``'s net on normalised inputs ``x`` (N, 3, H, W) with one label array per head.
 
     ``checkpoint``: the weights are saved there after every epoch (a long run stopped early still
     leaves its last finished epoch). ``init``: start from a checkpoint's weights instead of random
-    ones (a longer schedule in two sittings, or more data for a net already trained)."""
+    ones (a longer schedule in two sittings, or more data for a net already trained).
+    ``same_drawing``: with ``sheets`` (each patch's training sheet, -1 for a repeated copy), every step
+    also takes the drawn cells of :data:`SAME_DRAWING_SHEETS` whole sheets and adds this weight times
+    :func:`same_drawing_loss` of their features (the cell net's third output); drawn from a generator
+    of its own, so 0 leaves the training as it was, bit for bit."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     net = task.make()
@@ -250,6 +302,8 @@ def fit(
     # Rare classes (hero, destroyed, stars) get more weight so they are not drowned by empty cells.
     weights = [_class_weights(y, len(c)) for y, c in zip(labels, task.classes, strict=True)]
     losses = [nn.CrossEntropyLoss(weight=w, label_smoothing=LABEL_SMOOTHING) for w in weights]
+    whole = drawn_by_sheet(sheets, labels[0]) if same_drawing > 0 and sheets is not None else []
+    side = torch.Generator().manual_seed(seed + 1)
     for epoch in range(epochs):
         net.train()
         order = torch.randperm(len(x), generator=gen)
@@ -262,6 +316,9 @@ def fit(
             out = net(augment(xt[idx], gen, mt, st, SHUFFLE_SHARE if cell else 0.0, shape=drawn and shape_aug,
                               fade=drawn and fade_aug))
             loss = sum(lf(o, y[idx]) for lf, o, y in zip(losses, out, yt, strict=False))
+            if whole:
+                loss = loss + same_drawing * _sheets_step(net, whole, xt, yt[0], side, mt, st, shape_aug,
+                                                          fade_aug)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -272,6 +329,29 @@ def fit(
         if checkpoint is not None:
             torch.save({"epoch": epoch + 1, "state_dict": net.state_dict()}, checkpoint)
     return net.eval()
+
+
+def _sheets_step(
+    net: nn.Module, whole: Sequence[np.ndarray], xt: torch.Tensor, terrain: torch.Tensor,
+    gen: torch.Generator, mean: torch.Tensor, std: torch.Tensor, shape: bool, fade: bool,
+) -> torch.Tensor:
+    """:func:`same_drawing_loss` of a few whole sheets picked from ``whole`` (augmented as a batch).
+
+    The batch norms normalise these batches by their own statistics but do not fold them into their
+    running ones: drawn cells only, a few sheets' worth, are not the cells inference sees."""
+    picks = torch.randperm(len(whole), generator=gen)[:SAME_DRAWING_SHEETS].tolist()
+    idx = torch.from_numpy(np.concatenate([whole[k] for k in picks]))
+    group = torch.from_numpy(np.concatenate([np.full(len(whole[k]), j) for j, k in enumerate(picks)]))
+    norms = [m for m in net.modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
+    momenta = [m.momentum for m in norms]
+    for m in norms:
+        m.momentum = 0.0
+    try:
+        features = net(augment(xt[idx], gen, mean, std, shape=shape, fade=fade))[-1]
+    finally:
+        for m, momentum in zip(norms, momenta, strict=True):
+            m.momentum = momentum
+    return same_drawing_loss(features, terrain[idx], group)
 
 
 def _class_weights(y: np.ndarray, n: int) -> torch.Tensor:
@@ -358,6 +438,8 @@ def train_task(
     init: Path | None = None,
     lr: float = LEARNING_RATE,
     bias_shift: np.ndarray | None = None,
+    same_drawing: float = 0.0,
+    sheets: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """Fit, calibrate, export and measure one net; returns its manifest entry.
 
@@ -372,7 +454,7 @@ def train_task(
     if resume is None:
         net = fit(task, xs[0], train[1], mean=mean, std=std, epochs=epochs, seed=seed, log=log,
                   checkpoint=out / f"{task.name}.pt", shape_aug=shape_aug, fade_aug=fade_aug, init=init,
-                  lr=lr)
+                  lr=lr, same_drawing=same_drawing, sheets=sheets)
     else:
         state = torch.load(resume, map_location="cpu")
         net = task.make()
@@ -452,7 +534,18 @@ def split_arrays(
     """
     x, labels, sheet = p.arrays(kind)
     cal = held[sheet]
-    train = np.flatnonzero(~cal)
+    train = train_index(p, kind, held, cap=cap, seed=seed, rare_repeat=rare_repeat)
+    return (x[train], [y[train] for y in labels]), (x[cal], [y[cal] for y in labels])
+
+
+def train_index(
+    p: ds.Patches, kind: str, held: np.ndarray, *, cap: int | None = None, seed: int = 0,
+    rare_repeat: int = 1,
+) -> np.ndarray:
+    """The indices of :func:`split_arrays`' training patches into ``p.arrays(kind)``, ascending (a
+    repeated patch's copies next to each other)."""
+    _, labels, sheet = p.arrays(kind)
+    train = np.flatnonzero(~held[sheet])
     if cap is not None and len(train) > cap:
         train = np.sort(np.random.default_rng(seed).choice(train, cap, replace=False))
     if kind in ("cell", "coin") and rare_repeat > 1:
@@ -461,7 +554,17 @@ def split_arrays(
         else:
             rare = train[labels[0][train] == COIN_CLASSES.index("crossed")]
         train = np.sort(np.concatenate([train, *[rare] * (rare_repeat - 1)]))
-    return (x[train], [y[train] for y in labels]), (x[cal], [y[cal] for y in labels])
+    out: np.ndarray = train
+    return out
+
+
+def training_sheets(p: ds.Patches, index: np.ndarray) -> np.ndarray:
+    """Each training cell patch's sample (``index`` from :func:`train_index`), -1 for the second and
+    later copies of a repeated patch (the same-drawing loss sees each cell once)."""
+    sheet = p.cell_sheet[index].astype(np.int64)
+    sheet[1:][index[1:] == index[:-1]] = -1
+    out: np.ndarray = sheet
+    return out
 
 
 def repeat_shift(terrain: np.ndarray, star: np.ndarray, repeat: int) -> np.ndarray:
@@ -535,6 +638,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=LEARNING_RATE, help="peak learning rate (one-cycle)")
     ap.add_argument("--rare-repeat", type=int, default=1,
                     help="hero and hit-star cell patches and crossed coins taken this many times")
+    ap.add_argument("--same-drawing", type=float, default=0.0, metavar="WEIGHT",
+                    help="cell net: add this weight times a supervised-contrastive loss within whole "
+                         "training sheets on its features (issue 13: two terrains drawn alike kept apart)")
     args = ap.parse_args(argv)
     only = [t.strip() for t in args.only.split(",") if t.strip()]
     widths = tuple(int(w) for w in args.cell_widths.split(","))
@@ -596,6 +702,9 @@ def main(argv: Sequence[str] | None = None) -> int:
               "seed": args.seed, "epochs": args.epochs, "batch": BATCH, "lr": args.lr,
               "init": str(args.init) if args.init else None, "rare_repeat": args.rare_repeat,
               "weight_decay": WEIGHT_DECAY, "schedule": "one-cycle", "label_smoothing": LABEL_SMOOTHING}
+    if args.same_drawing > 0:  # absent when off: the manifests of runs without it stay as they were
+        recipe["same_drawing"] = {"weight": args.same_drawing, "sheets_per_step": SAME_DRAWING_SHEETS,
+                                  "temperature": SAME_DRAWING_TEMPERATURE}
     for i, task in enumerate(tasks.values()):
         if task.name not in only:
             continue
@@ -609,10 +718,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the coin net carries its repeat correction in its weights (the scanner reads no coin prior shift)
         coin_repeat = task.name == "coin" and args.rare_repeat > 1
         fold = coin_repeat_shift(tr[1][0], args.rare_repeat) if coin_repeat else None
+        same = args.same_drawing if task.name == "cell" else 0.0
+        sheets = training_sheets(train, train_index(train, "cell", held, cap=cap, seed=args.seed,
+                                                    rare_repeat=args.rare_repeat)) if same > 0 else None
         entries[task.name] = train_task(task, tr, cal, (ev_x, ev_y), out=args.out, epochs=args.epochs,
                                         seed=args.seed + i, log=log, resume=args.resume,
                                         shape_aug=args.shape_aug, fade_aug=args.fade_aug, init=args.init,
-                                        lr=args.lr, bias_shift=fold)
+                                        lr=args.lr, bias_shift=fold, same_drawing=same, sheets=sheets)
         if fold is not None:
             entries[task.name]["bias_shift"] = {"coin": [float(v) for v in fold]}
         entries[task.name]["code_version"] = git_commit()

@@ -169,3 +169,87 @@ def test_repeat_shift_undoes_the_heroes_repetition() -> None:
     shift = train.repeat_shift(terrain, star, 4)
     assert shift[hero] == pytest.approx(-np.log(4)) and shift[[0, 1]] == pytest.approx(0.0)
     assert np.allclose(train.repeat_shift(terrain, star, 1), 0.0)
+
+
+def test_same_drawing_loss_rewards_terrains_kept_apart_within_a_sheet_only() -> None:
+    import torch
+
+    terrain = torch.tensor([1, 1, 2, 2, 1, 1, 2, 2])
+    sheet = torch.tensor([0, 0, 0, 0, 1, 1, 1, 1])
+    apart = torch.tensor([[1.0, 0.0], [1.0, 0.1], [0.0, 1.0], [0.1, 1.0]] * 2)
+    mixed = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 0.1], [0.1, 1.0]] * 2)
+    good, bad = train.same_drawing_loss(apart, terrain, sheet), train.same_drawing_loss(mixed, terrain, sheet)
+    assert torch.isfinite(good) and good < bad
+    # The second sheet drawing its forests like the first sheet's villages costs nothing: only pairs on
+    # one sheet compete.
+    swapped = apart.clone()
+    swapped[4:] = swapped[4:].flip(1)
+    assert torch.isclose(train.same_drawing_loss(swapped, terrain, sheet), good)
+    # No cell with a same-terrain peer on its sheet: nothing to learn, a zero that still back-propagates.
+    lone = train.same_drawing_loss(apart[[0, 2]].requires_grad_(), terrain[[0, 2]], sheet[[0, 2]])
+    assert float(lone.detach()) == 0.0 and lone.requires_grad
+
+
+def test_training_sheets_see_a_repeated_cell_once_and_skip_sparse_sheets() -> None:
+    from models.dataset import Patches
+
+    hero = TERRAIN_CLASSES.index("hero")
+    terrain = np.array([1, hero, 2, 0, 3, 1, 1, 2, 0, 4])
+    sheet = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1, 1], np.int32)
+    n = len(terrain)
+    z = np.zeros(0, np.int64)
+    p = Patches(cells=np.zeros((n, 1, 1, 3), np.uint8), terrain=terrain, star=np.zeros(n, np.int64),
+                ruins=np.zeros(n, np.int64), cell_pos=np.arange(n), cell_sheet=sheet,
+                coins=np.zeros((0, 1, 1, 3), np.uint8), coin=z, coin_sheet=z.astype(np.int32),
+                edges=np.zeros((0, 1, 1, 3), np.uint8), edge=z, edge_sheet=z.astype(np.int32))
+    index = train.train_index(p, "cell", np.zeros(2, bool), rare_repeat=3)
+    assert index.tolist() == [0, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+    sheets = train.training_sheets(p, index)
+    assert sheets.tolist() == [0, 0, -1, -1, 0, 0, 0, 1, 1, 1, 1, 1]
+    groups = train.drawn_by_sheet(sheets, terrain[index])
+    assert [g.tolist() for g in groups] == [[0, 1, 4, 6], [7, 8, 9, 11]]  # empty cells and copies left out
+    assert train.drawn_by_sheet(sheets, terrain[index], least=5) == []
+
+
+def test_same_drawing_weight_zero_trains_as_before_and_a_weight_changes_the_net() -> None:
+    import torch
+
+    rng = np.random.default_rng(0)
+    n = 48
+    x = rng.normal(size=(n, 3, 32, 32)).astype(np.float32)
+    terrain = rng.integers(1, 5, n)
+    labels = [terrain, rng.integers(0, 2, n)]
+    sheets = np.repeat(np.arange(3), n // 3)
+    stats = {"mean": np.zeros(3, np.float32), "std": np.ones(3, np.float32)}
+    task = train.TASKS["cell"]
+
+    def weights(**kw: object) -> list[torch.Tensor]:
+        net = train.fit(task, x, labels, **stats, epochs=1, seed=3, log=lambda _: None, **kw)  # type: ignore[arg-type]
+        return [v.clone() for v in net.state_dict().values()]
+
+    before = weights()
+    off = weights(same_drawing=0.0, sheets=sheets)
+    assert all(torch.equal(a, b) for a, b in zip(before, off, strict=True))
+    changed = weights(same_drawing=0.5, sheets=sheets)
+    assert all(bool(torch.isfinite(v.float()).all()) for v in changed)
+    assert not all(torch.equal(a, b) for a, b in zip(before, changed, strict=True))
+
+
+def test_the_sheets_step_leaves_the_batch_norms_running_statistics_alone() -> None:
+    import torch
+
+    net = train.TASKS["cell"].make().train()
+    before = {k: v.clone() for k, v in net.state_dict().items() if "running" in k}
+    x = torch.randn(12, 3, 32, 32) + 2.0  # far from the running mean of 0: a change would show
+    whole = [np.arange(6), np.arange(6, 12)]
+    terrain = torch.tensor([1, 1, 2, 2, 3, 3] * 2)
+    zero, one = torch.zeros(1, 3, 1, 1), torch.ones(1, 3, 1, 1)
+    gen = torch.Generator().manual_seed(0)
+    loss = train._sheets_step(net, whole, x, terrain, gen, zero, one, False, False)
+    assert torch.isfinite(loss) and loss.requires_grad
+    after = net.state_dict()
+    assert all(torch.equal(v, after[k]) for k, v in before.items())
+    assert all(m.momentum == 0.1 for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d))
+    net(x)  # an ordinary training batch still moves them
+    first = "trunk.blocks.0.1.running_mean"
+    assert not torch.equal(before[first], net.state_dict()[first])
