@@ -362,6 +362,9 @@ def test_an_interrupted_batch_keeps_its_finished_rows(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [*_command(), "batch", "in", "--cards", CARD4, "--csv", str(out_csv)],
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        # A suite started in the background of a shell without job control ignores SIGINT, and a
+        # child inherits that (Python then installs no Ctrl-C handler); a person's terminal does not.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdout is not None
     first = [proc.stdout.readline() for _ in range(5)]  # three sheets, the FIFO, the first photo
