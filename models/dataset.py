@@ -117,7 +117,9 @@ class Patches:
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.npz")
+        # A name of this process's own: two runs filling one cache (two training runs side by side)
+        # must not replace each other's half-written file.
+        tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
         np.savez_compressed(tmp, **{f.name: getattr(self, f.name) for f in fields(self)})
         tmp.replace(path)
 

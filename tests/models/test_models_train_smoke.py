@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -253,3 +254,39 @@ def test_the_sheets_step_leaves_the_batch_norms_running_statistics_alone() -> No
     net(x)  # an ordinary training batch still moves them
     first = "trunk.blocks.0.1.running_mean"
     assert not torch.equal(before[first], net.state_dict()[first])
+
+
+def test_two_runs_filling_one_patch_cache_do_not_replace_each_other_s_half_written_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two training runs side by side render the same calibration sheets: while one writes a sheet's
+    file, the other saves the same sheet (another process); both saves must land whole."""
+    import os
+
+    from models import dataset
+
+    n = 3
+    z = np.zeros(0, np.int64)
+    p = dataset.Patches(
+        cells=np.full((n, 2, 2, 3), 7, np.uint8), terrain=np.arange(n), star=np.zeros(n, np.int64),
+        ruins=np.zeros(n, np.int64), cell_pos=np.arange(n), cell_sheet=np.zeros(n, np.int32),
+        coins=np.zeros((0, 1, 1, 3), np.uint8), coin=z, coin_sheet=z.astype(np.int32),
+        edges=np.zeros((0, 1, 1, 3), np.uint8), edge=z, edge_sheet=z.astype(np.int32),
+    )
+    target = tmp_path / "eval-glyph" / "9220004.npz"
+    save: Any = np.savez_compressed
+    pids = iter([101, 202])
+    monkeypatch.setattr(os, "getpid", lambda: next(pids))
+    nested: list[Path] = []
+
+    def save_while_another_saves(file: Path, **arrays: np.ndarray) -> None:
+        save(file, **arrays)
+        if not nested:  # the other run saves the same sheet between this run's write and its rename
+            nested.append(file)
+            p.save(target)
+
+    monkeypatch.setattr(np, "savez_compressed", save_while_another_saves)
+    p.save(target)
+    assert len(nested) == 1 and target.exists()
+    assert sorted(f.name for f in target.parent.iterdir()) == ["9220004.npz"]
+    assert dataset.Patches.load(target).terrain.tolist() == [0, 1, 2]
