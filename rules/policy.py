@@ -232,9 +232,6 @@ class Verdict:
     spread: Spread | None = None
     stake: str = ""
     suspect: tuple[CheckProblem, ...] = ()
-    brief: str = ""
-    """The stake with at most :data:`SHOWN_CELLS` cells named, for a terminal line; '' when it is the
-    stake (read it through :meth:`said`)."""
 
     def __bool__(self) -> bool:
         return self.outcome is not Outcome.REFUSED
@@ -267,9 +264,12 @@ class Verdict:
             return out
         return None
 
-    def said(self) -> str:
-        """The stake as a terminal line shows it: at most :data:`SHOWN_CELLS` cells named."""
-        return self.brief or self.stake
+    def said(self, most: int = SHOWN_CELLS) -> str:
+        """The stake as a terminal line shows it: at most `most` doubtful cells named, the rest counted."""
+        named = cells_text(self.doubtful)
+        if not named:
+            return self.stake
+        return self.stake.replace(f"({named})", f"({cells_text(self.doubtful, most)})", 1)
 
     def message(self, most: int | None = None) -> str:
         """One line for a person: why it was refused, or what was scored despite doubts ('' if none);
@@ -284,7 +284,7 @@ class Verdict:
                 parts.append(_suspect_clause(self.suspect))
             return "scored the most likely reading despite " + "; ".join(parts)
         if self.outcome is Outcome.REFUSED:
-            return self.said() if most is not None else self.stake
+            return self.said(most) if most is not None else self.stake
         return ""
 
 
@@ -322,19 +322,16 @@ def decide(
     if uncertain.doubts or not uncertain.alternatives:
         stake = "; ".join([*uncertain.doubts, *against])
         return Verdict(Outcome.REFUSED, None, uncertain, stake=stake, suspect=suspect)
-    def unsure(most: int | None = None) -> str:
-        cells = cells_text(uncertain.doubtful, most)
-        return f"{len(uncertain.alternatives)} cell(s) could not be read with confidence ({cells})"
-
+    cells = cells_text(uncertain.doubtful)
+    unsure = f"{len(uncertain.alternatives)} cell(s) could not be read with confidence ({cells})"
     alternatives = {cell: tuple(str(t) for t in alts) for cell, alts in uncertain.alternatives.items()}
     spread = score_spread(uncertain.guess, alternatives, cards, season)
     if isinstance(spread, TooManyReadings):
-        stake, brief = ("; ".join([unsure(most), spread.message, *against]) for most in (None, SHOWN_CELLS))
-        return Verdict(Outcome.REFUSED, None, uncertain, stake=stake, suspect=suspect, brief=brief)
+        stake = "; ".join([unsure, spread.message, *against])
+        return Verdict(Outcome.REFUSED, None, uncertain, stake=stake, suspect=suspect)
     if not spread.certain:
-        stake, brief = ("; ".join([unsure(most), spread.describe(), *against])
-                        for most in (None, SHOWN_CELLS))
-        return Verdict(Outcome.REFUSED, None, uncertain, spread, stake, suspect, brief)
+        stake = "; ".join([unsure, spread.describe(), *against])
+        return Verdict(Outcome.REFUSED, None, uncertain, spread, stake, suspect)
     if suspect:  # the cells cannot change the score, but the rest of the reading is in doubt
         return Verdict(Outcome.REFUSED, None, uncertain, spread, "; ".join(against), suspect)
     return Verdict(Outcome.SETTLED, uncertain.guess, uncertain, spread)
