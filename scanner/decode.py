@@ -541,8 +541,8 @@ def odd_gain_mark(
     filled = states[marked] == FILLED
     paired = filled & (alike & filled[None, :]).any(axis=1)  # gain marks with a gain twin
     clear = probs[marked, FILLED] + probs[marked, CROSSED] >= seen
-    for j in np.flatnonzero(filled & clear & ~alike.any(axis=1)):
-        flags[marked[j]] = int(np.count_nonzero(paired)) >= twins  # an odd mark has no twin itself
+    if np.count_nonzero(paired) >= twins:  # an odd mark has no twin itself
+        flags[marked[filled & clear & ~alike.any(axis=1)]] = True
     return flags
 
 
