@@ -226,7 +226,7 @@ def prepare(
     n = patches.shape[0]
     if gain is not None and n:
         if patches.shape[1:3] == (h, w):
-            return _prepare_balanced(patches, size, mean, std, gain)
+            return _look_up(patches, _input_table(gain, mean, std))
         patches = white_balance(patches, gain=gain)  # a resize works on the balanced pixels
     if patches.shape[1:3] != (h, w):
         patches = (
@@ -245,19 +245,21 @@ def prepare(
     return out
 
 
-#: Every byte value in each of the three channels, (1, 1, 256, 3): what :func:`_prepare_balanced`
+#: Every byte value in each of the three channels, (1, 1, 256, 3): what :func:`_input_table`
 #: balances and normalises once, to look each pixel up in.
 _LEVELS = np.repeat(np.arange(256, dtype=np.uint8)[None, None, :, None], 3, axis=3)
 
 
-def _prepare_balanced(
-    patches: np.ndarray, size: tuple[int, int], mean: np.ndarray, std: np.ndarray, gain: np.ndarray
-) -> np.ndarray:
-    """:func:`prepare` of ``white_balance(patches, gain=gain)``, patches already ``size``: each byte's
-    value is worked out once per channel by those very functions, then looked up per pixel."""
-    h, w = size
-    n = patches.shape[0]
-    table = prepare(white_balance(_LEVELS, gain=gain), (1, 256), mean, std)[0]  # (3, 1, 256)
+def _input_table(gain: np.ndarray, mean: np.ndarray, std: np.ndarray) -> np.ndarray:
+    """(3, 1, 256) float32: each byte value of each channel, white-balanced by ``gain`` and normalised,
+    by :func:`white_balance` and :func:`prepare` themselves."""
+    return prepare(white_balance(_LEVELS, gain=gain), (1, 256), mean, std)[0]
+
+
+def _look_up(patches: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """(N, h, w, 3) uint8 patches -> (N, 3, h, w) float32, each pixel's value in its channel's row of
+    :func:`_input_table`."""
+    n, h, w = patches.shape[:3]
     planes = cv2.split(np.ascontiguousarray(patches).reshape(n * h, w, 3))
     out = np.empty((n, 3, h * w), np.float32)
     for c in range(3):

@@ -75,7 +75,7 @@ def test_classify_sheet_doubts_the_ruins_icon_read_as_farm(monkeypatch: pytest.M
         probs[r * 11 + c] = 0.001
         probs[r * 11 + c, FARM] = 0.993
     monkeypatch.setattr(classify, "classify_cells",
-                        lambda models, patches: (probs, np.zeros(121), np.eye(121, 8)))
+                        lambda models, patches, gain=None: (probs, np.zeros(121), np.eye(121, 8)))
     cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
     decoded = classify.classify_sheet(cells, "A", adapt=False, decode=True)
     plain = classify.classify_sheet(cells, "A", adapt=False, decode=False)
@@ -97,7 +97,8 @@ def test_classify_sheet_doubts_a_crowded_track(monkeypatch: pytest.MonkeyPatch, 
     look = np.array([[1.0, 0.0]] * 13 + [[0.0, 1.0]])
     monkeypatch.setattr(classify, "read_coins", lambda models, patches: (np.array([F] * 14), look))
     monkeypatch.setattr(classify, "classify_cells",
-                        lambda models, patches: (np.full((121, 8), 1 / 8), np.zeros(121), np.eye(121, 8)))
+                        lambda models, patches, gain=None: (np.full((121, 8), 1 / 8), np.zeros(121),
+                                                            np.eye(121, 8)))
     cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
     coins = np.full((14, PATCH, PATCH, 3), 235, np.uint8)
     sheet = classify.classify_sheet(cells, "A", coin_patches=coins, adapt=False, decode=decode)
@@ -186,7 +187,9 @@ def test_classify_sheet_reads_a_hero_from_its_stars(monkeypatch: pytest.MonkeyPa
     probs[:, TERRAIN_CLASSES.index("village")] = 0.8
     probs[:, HERO] = 0.08
 
-    def fixed_cells(models: object, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def fixed_cells(
+        models: object, patches: np.ndarray, *, gain: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return probs, _star_map([*plus, (0, 10)]).ravel(), np.eye(121, 8)
 
     monkeypatch.setattr(classify, "classify_cells", fixed_cells)
