@@ -135,8 +135,12 @@ def _blur_along(x: np.ndarray, weights: np.ndarray) -> np.ndarray:
     one = np.ones(1)
     if x.shape[2] <= 4:  # a few channels: one image of P rows, filtered along its width
         return np.asarray(cv2.sepFilter2D(x, cv2.CV_64F, weights, one, borderType=cv2.BORDER_REFLECT))
-    return np.stack([cv2.sepFilter2D(image, cv2.CV_64F, one, weights, borderType=cv2.BORDER_REFLECT)
-                     for image in x])
+    # else the P images side by side, one image of L rows filtered along its height (each column is
+    # filtered on its own, so the numbers are those of one image at a time)
+    p, length, q = x.shape
+    lanes = np.ascontiguousarray(x.transpose(1, 0, 2)).reshape(length, p * q)
+    out = cv2.sepFilter2D(lanes, cv2.CV_64F, one, weights, borderType=cv2.BORDER_REFLECT)
+    return np.asarray(out).reshape(length, p, q).transpose(1, 0, 2)
 
 
 def median(values: ArrayLike, axis: int | None = None) -> Any:
