@@ -109,9 +109,12 @@ def classify_cells(
     return probs, stars, features
 
 
-def read_coins(models: Models, coin_patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Calibrated probabilities (14, 3) over :data:`COIN_CLASSES` and features (14, D) of the coins."""
-    (logits, features) = models.coin.run(coin_patches)
+def read_coins(
+    models: Models, coin_patches: np.ndarray, *, gain: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Calibrated probabilities (14, 3) over :data:`COIN_CLASSES` and features (14, D) of the coins,
+    white-balanced, or raw with ``gain`` (as :func:`classify_cells`)."""
+    (logits, features) = models.coin.run(coin_patches, gain=gain)
     return softmax(logits, models.coin.temperature["coin"]), features
 
 
@@ -348,8 +351,8 @@ def classify_sheet(
     coin_conf = np.zeros(0)
     doubtful_coins: tuple[int, ...] = ()
     if coin_patches is not None:
-        coins_balanced = white_balance(coin_patches, gain=gain)
-        coin_p, coin_f = read_coins(m, coins_balanced)
+        coin_p, coin_f = read_coins(m, coin_patches, gain=gain)
+        coins_balanced = white_balance(coin_patches, gain=gain)  # what the coin doubts look at
         cls, coin_conf, unsure_coins = read_coin_track(coin_p, coin_f, coins_balanced, decode=decode)
         states = tuple(COIN_CLASSES[k] for k in cls)
         coins = states.count("filled")

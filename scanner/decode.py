@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from itertools import pairwise
 
 import numpy as np
 
@@ -147,8 +148,13 @@ def look_alike_groups(
     if idx.size < 2:
         return ()
     numbers = look_alikes(features[idx], distance)
-    groups = (tuple(int(i) for i in idx[numbers == g]) for g in sorted(set(numbers.tolist())))
-    return tuple(sorted(g for g in groups if len(g) >= 2))
+    # the cells of each group ascending, groups by their first cell: one stable sort of the numbers
+    # (look_alikes numbers the groups by their first cell already)
+    order = np.argsort(numbers, kind="stable")
+    cells, ranked = idx[order].tolist(), numbers[order].tolist()
+    starts = [0, *(i for i in range(1, len(ranked)) if ranked[i] != ranked[i - 1]), len(ranked)]
+    groups = (tuple(cells[a:b]) for a, b in pairwise(starts) if b - a >= 2)
+    return tuple(sorted(groups))
 
 
 def adapt_to_sheet(

@@ -95,7 +95,7 @@ def test_a_track_marked_from_end_to_end_is_doubted() -> None:
 def test_classify_sheet_doubts_a_crowded_track(monkeypatch: pytest.MonkeyPatch, decode: bool) -> None:
     # 13 coins look marked and alike, the last looks like something else: the print
     look = np.array([[1.0, 0.0]] * 13 + [[0.0, 1.0]])
-    monkeypatch.setattr(classify, "read_coins", lambda models, patches: (np.array([F] * 14), look))
+    monkeypatch.setattr(classify, "read_coins", lambda models, patches, gain=None: (np.array([F] * 14), look))
     monkeypatch.setattr(classify, "classify_cells",
                         lambda models, patches, gain=None: (np.full((121, 8), 1 / 8), np.zeros(121),
                                                             np.eye(121, 8)))
