@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -76,19 +76,10 @@ class Model:
         With ``gain`` (a sheet's :func:`paper_gain`) the patches are raw and white-balanced on the way
         in: the same outputs as ``run(white_balance(patches, gain=gain))`` (see :func:`prepare`).
         """
-        if gain is not None and len(patches) and patches.shape[1:3] == self.input_size:
-            # each run's patches looked up just before it, while its input is small enough to stay in
-            # the cache for the net
-            table = _input_table(gain, self.mean, self.std)
-            inputs: Iterable[np.ndarray] = (
-                _look_up(patches[i : i + batch], table) for i in range(0, len(patches), batch)
-            )
-        else:
-            x = prepare(patches, self.input_size, self.mean, self.std, gain=gain)
-            inputs = (x[i : i + batch] for i in range(0, max(len(x), 1), batch))
-        runs = [self.session.run(None, {"input": x}) for x in inputs]
-        if len(runs) == 1:
-            return list(runs[0])
+        x = prepare(patches, self.input_size, self.mean, self.std, gain=gain)
+        if len(x) <= batch:
+            return list(self.session.run(None, {"input": x}))
+        runs = [self.session.run(None, {"input": x[i : i + batch]}) for i in range(0, len(x), batch)]
         return [np.concatenate(outputs) for outputs in zip(*runs, strict=True)]
 
 
