@@ -262,8 +262,10 @@ def _look_up(patches: np.ndarray, table: np.ndarray) -> np.ndarray:
     n, h, w = patches.shape[:3]
     planes = cv2.split(np.ascontiguousarray(patches).reshape(n * h, w, 3))
     out = np.empty((n, 3, h * w), np.float32)
-    for c in range(3):
-        out[:, c] = cv2.LUT(planes[c], table[c]).reshape(n, h * w)
+    for c in range(3):  # straight into the channel's rows of the output (OpenCV writes a strided view)
+        got = cv2.LUT(planes[c].reshape(n, h * w), table[c], dst=out[:, c])
+        if not np.shares_memory(got, out):  # an OpenCV that made a new array instead
+            out[:, c] = got
     return out.reshape(n, 3, h, w)
 
 
