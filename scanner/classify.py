@@ -206,10 +206,13 @@ def read_outlines(
     shapes = [edge_strips[k].shape[:-3] for k in keys]
     given = needed if needed is not None else {}
     masks = [given.get(k, np.ones(shape, bool)) for k, shape in zip(keys, shapes, strict=True)]
-    flats = [edge_strips[k][mask] for k, mask in zip(keys, masks, strict=True)]
-    batch = np.concatenate(flats)
+    ends = np.cumsum([0, *(int(np.count_nonzero(mask)) for mask in masks)]).tolist()
+    strip = edge_strips[keys[0]].shape[-3:]
+    batch = np.empty((ends[-1], *strip), edge_strips[keys[0]].dtype)
+    for k, mask, start, end in zip(keys, masks, ends[:-1], ends[1:], strict=True):
+        # the strips read, gathered once, straight into the one batch
+        np.compress(mask.ravel(), edge_strips[k].reshape(-1, *strip), axis=0, out=batch[start:end])
     probs = read_edges(models, batch, gain=gain) if len(batch) else np.zeros(0)
-    ends = np.cumsum([0, *(len(f) for f in flats)]).tolist()
     out = {}
     for k, shape, mask, start, end in zip(keys, shapes, masks, ends[:-1], ends[1:], strict=True):
         outline = np.full(shape, UNREAD_EDGE)
