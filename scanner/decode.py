@@ -186,15 +186,23 @@ def adapt_to_sheet(
     out = probs.copy()
     if groups is None:
         groups = look_alike_groups(features, drawable, distance)
-    for group in groups:
-        members = np.asarray(group)
-        logp = np.log(np.maximum(probs[members], LOG_FLOOR))
-        total = logp.sum(axis=0)
-        peers = (total[None, :] - logp) / (members.size - 1)
-        z = (logp + weight * peers) / temperature
-        z -= z.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        out[members] = e / e.sum(axis=1, keepdims=True)
+    if not groups:
+        return out
+    # every group at once: its members' rows one after another, each with its group's facts
+    members = np.concatenate(groups)
+    sizes = np.array([len(g) for g in groups])
+    group = np.repeat(np.arange(len(groups)), sizes)
+    logp = np.log(np.maximum(probs[members], LOG_FLOOR))
+    # each group's sum as numpy sums one group's rows, row after row: the rows lined up, zeros after
+    starts = np.cumsum(sizes) - sizes
+    lined = np.zeros((len(groups), int(sizes.max()), logp.shape[1]))
+    lined[group, np.arange(len(members)) - starts[group]] = logp
+    total = lined.sum(axis=1)[group]
+    peers = (total - logp) / (sizes - 1)[group, None]
+    z = (logp + weight * peers) / temperature
+    z -= z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    out[members] = e / e.sum(axis=1, keepdims=True)
     return out
 
 

@@ -222,6 +222,25 @@ def test_a_doubtful_cell_follows_the_cells_drawn_like_it() -> None:
     assert out[:4, 0].min() > 0.9 and out[4:8, 1].min() > 0.9
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_groups_are_pooled_each_on_its_own(seed: int) -> None:
+    """Every group at once gives, to the last digit, what pooling each group alone gives."""
+    rng = np.random.default_rng(seed)
+    probs = rng.dirichlet(np.full(8, rng.uniform(0.05, 2.0)), 121)
+    probs[rng.random(121) < 0.3] = np.eye(8)[0]  # sure cells: log 0 and the floor
+    cuts = np.sort(rng.choice(np.arange(1, 121), size=int(rng.integers(1, 30)), replace=False))
+    parts = np.split(rng.permutation(121), cuts)
+    groups = tuple(sorted(tuple(sorted(int(i) for i in g)) for g in parts if len(g) >= 2))
+    expected = probs.copy()
+    for g in groups:
+        alone = adapt_to_sheet(probs[list(g)], np.zeros((len(g), 2)), np.ones(len(g), bool),
+                               groups=(tuple(range(len(g))),))
+        expected[list(g)] = alone
+    got = adapt_to_sheet(probs, np.zeros((121, 2)), np.ones(121, bool), groups=groups)
+    assert np.array_equal(got, expected)
+    assert not np.array_equal(got, probs)
+
+
 def test_a_cell_alone_in_its_group_keeps_the_nets_reading() -> None:
     feats = np.array([[1.0, 0.0, 0.0]] * 3 + [[0.0, 0.0, 1.0]])
     probs = np.array([[0.9, 0.1]] * 3 + [[0.3, 0.7]])
