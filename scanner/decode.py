@@ -750,16 +750,15 @@ def unseen_marks(
     inside, _ = _disc_pixels(paper.shape[1], COIN_DISC)
     lightness = np.take(paper[1:].reshape(len(after), -1, 3), inside, axis=1).mean(axis=(1, 2))
     light = after[np.argsort(-lightness, kind="stable")[:references]]
-    # the first coin against the light ones, and each light coin against the others (its noise)
-    which, looks = np.zeros(1, int), median(paper[light], axis=0)[None]
-    if light.size > 1:
+    # the first coin against the light ones (a coin's ink does not depend on the coins read with it)
+    ink = float(coin_ink(paper[:1], median(paper[light], axis=0)[None])[0])
+    if not ink > floor:  # no mark whatever the noise: the light coins' own inks are not needed
+        return flags
+    noise = 0.0
+    if light.size > 1:  # each light coin against the others: the sheet's noise
         others = light[np.flatnonzero(~np.eye(light.size, dtype=bool)).reshape(light.size, -1) % light.size]
-        which = np.concatenate([which, light])
-        looks = np.concatenate([looks, median(paper[others], axis=1)])  # each light coin's others
-    inks = coin_ink(paper[which], looks)
-    ink = float(inks[0])
-    noise = float(median(inks[1:])) if light.size > 1 else 0.0
-    flags[first] = bool(ink > floor and ink > ratio * noise)
+        noise = float(median(coin_ink(paper[light], median(paper[others], axis=1))))
+    flags[first] = bool(ink > ratio * noise)
     return flags
 
 
