@@ -842,6 +842,8 @@ def hero_evidence(
     (N*N, C) float
     """
     starred = (star_p >= level).astype(float)
+    if starred.sum() < least:  # no pattern can be whole with `least` stars: nothing to raise
+        return probs.astype(float, copy=True)
     counts = _on_map_counts(star_p.shape[0])
     ringed = np.zeros(star_p.shape, bool)
     for k, around in enumerate(_around_patterns(starred, 1.0)):
@@ -876,6 +878,9 @@ def attack_stars(
     -------
     frozenset of (row, col)
     """
+    heroes = np.argwhere(hero_p >= hero_threshold)
+    if not len(heroes):  # stars are read around heroes only
+        return frozenset()
     logs = np.log(np.maximum(star_p, LOG_FLOOR))
     patterns = attack_patterns()
     size = star_p.shape[0]
@@ -885,7 +890,7 @@ def attack_stars(
     fit[counts == 0] = -np.inf
     lowest = np.stack([a.min(axis=0) for a in _around_patterns(star_p, 1.0)])
     stars: set[tuple[int, int]] = set()
-    for r, c in np.argwhere(hero_p >= hero_threshold):
+    for r, c in heroes:
         k = int(fit[:, r, c].argmax())
         if counts[k, r, c] and lowest[k, r, c] >= level:
             stars.update((int(r) + dr, int(c) + dc) for dr, dc in patterns[k])
