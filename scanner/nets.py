@@ -253,7 +253,8 @@ _LEVELS = np.repeat(np.arange(256, dtype=np.uint8)[None, None, :, None], 3, axis
 def _input_table(gain: np.ndarray, mean: np.ndarray, std: np.ndarray) -> np.ndarray:
     """(3, 1, 256) float32: each byte value of each channel, white-balanced by ``gain`` and normalised,
     by :func:`white_balance` and :func:`prepare` themselves."""
-    return prepare(white_balance(_LEVELS, gain=gain), (1, 256), mean, std)[0]
+    table: np.ndarray = prepare(white_balance(_LEVELS, gain=gain), (1, 256), mean, std)[0]
+    return table
 
 
 def _look_up(patches: np.ndarray, table: np.ndarray) -> np.ndarray:

@@ -190,8 +190,8 @@ def find_pieces(
     pieces = ids > 0
     number = np.zeros(int(ids[-1]) + 1, int)
     number[ids[pieces]] = np.argsort(np.argsort(first[pieces])) + 1
-    labels = number[found]
-    return labels.reshape(rows, cols)
+    labels: np.ndarray = number[found].reshape(rows, cols)
+    return labels
 
 
 def piece_evidence(
