@@ -194,6 +194,13 @@ def find_pieces(
     return labels
 
 
+def _shape(members: list[int], width: int) -> Shape:
+    """``normalise`` of the cells at flat indices ``members`` (ascending) of a map ``width`` wide."""
+    r0 = members[0] // width  # the first cell in row-major order lies in the top row
+    c0 = min(i % width for i in members)
+    return frozenset((i // width - r0, i % width - c0) for i in members)
+
+
 def piece_evidence(
     probs: np.ndarray,
     pieces: np.ndarray,
@@ -236,13 +243,14 @@ def piece_evidence(
     order = np.argsort(flat, kind="stable")
     ranked = flat[order]
     bounds = [0, *(np.flatnonzero(ranked[1:] != ranked[:-1]) + 1).tolist(), len(ranked)]
-    kept: list[np.ndarray] = []
+    numbers, cells_in_order = ranked.tolist(), order.tolist()  # the loop reads Python ints
+    kept: list[list[int]] = []
     masks: list[np.ndarray] = []
     for start, end in pairwise(bounds):
-        if ranked[start] == 0 or not 2 <= end - start <= largest:  # no card's shape: left as read
+        if numbers[start] == 0 or not 2 <= end - start <= largest:  # no card's shape: left as read
             continue
-        members = order[start:end]
-        allowed = table.get(normalise(divmod(i, width) for i in members.tolist()))
+        members = cells_in_order[start:end]
+        allowed = table.get(_shape(members, width))
         if allowed is not None:
             kept.append(members)
             masks.append(_forbidden(allowed))
