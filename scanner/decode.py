@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from itertools import pairwise
 
 import numpy as np
 
@@ -147,8 +148,13 @@ def look_alike_groups(
     if idx.size < 2:
         return ()
     numbers = look_alikes(features[idx], distance)
-    groups = (tuple(int(i) for i in idx[numbers == g]) for g in sorted(set(numbers.tolist())))
-    return tuple(sorted(g for g in groups if len(g) >= 2))
+    # the cells of each group ascending, groups by their first cell: one stable sort of the numbers
+    # (look_alikes numbers the groups by their first cell already)
+    order = np.argsort(numbers, kind="stable")
+    cells, ranked = idx[order].tolist(), numbers[order].tolist()
+    starts = [0, *(i for i in range(1, len(ranked)) if ranked[i] != ranked[i - 1]), len(ranked)]
+    groups = (tuple(cells[a:b]) for a, b in pairwise(starts) if b - a >= 2)
+    return tuple(sorted(groups))
 
 
 def adapt_to_sheet(
@@ -180,15 +186,23 @@ def adapt_to_sheet(
     out = probs.copy()
     if groups is None:
         groups = look_alike_groups(features, drawable, distance)
-    for group in groups:
-        members = np.asarray(group)
-        logp = np.log(np.maximum(probs[members], LOG_FLOOR))
-        total = logp.sum(axis=0)
-        peers = (total[None, :] - logp) / (members.size - 1)
-        z = (logp + weight * peers) / temperature
-        z -= z.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        out[members] = e / e.sum(axis=1, keepdims=True)
+    if not groups:
+        return out
+    # every group at once: its members' rows one after another, each with its group's facts
+    members = np.concatenate(groups)
+    sizes = np.array([len(g) for g in groups])
+    group = np.repeat(np.arange(len(groups)), sizes)
+    logp = np.log(np.maximum(probs[members], LOG_FLOOR))
+    # each group's sum as numpy sums one group's rows, row after row: the rows lined up, zeros after
+    starts = np.cumsum(sizes) - sizes
+    lined = np.zeros((len(groups), int(sizes.max()), logp.shape[1]))
+    lined[group, np.arange(len(members)) - starts[group]] = logp
+    total = lined.sum(axis=1)[group]
+    peers = (total - logp) / (sizes - 1)[group, None]
+    z = (logp + weight * peers) / temperature
+    z -= z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    out[members] = e / e.sum(axis=1, keepdims=True)
     return out
 
 
@@ -628,10 +642,22 @@ def coin_paper(
         About 1 on paper, lower where printed or drawn.
     """
     x = patches.astype(np.float32)
-    outside = ~_disc(x.shape[1], disc)
-    paper = percentile_of(x[:, outside], percentile, axis=1)  # (N, 3)
+    n, size = x.shape[:2]
+    _, outside = _disc_pixels(size, disc)
+    # the pixels outside the disc, gathered by flat index (what a mask gives, in that order, faster)
+    paper = percentile_of(np.take(x.reshape(n, size * size, 3), outside, axis=1), percentile, axis=1)
     x /= np.maximum(paper, 8.0)[:, None, None, :]
     return gaussian_blur(x, blur, (1, 2)) if blur > 0 else x
+
+
+@cache
+def _disc_pixels(size: int, disc: float) -> tuple[np.ndarray, np.ndarray]:
+    """The flat indices of the pixels inside :func:`_disc` and of those outside it, ascending
+    (read-only, one pair per size)."""
+    mask = _disc(size, disc).ravel()
+    inside, outside = np.flatnonzero(mask), np.flatnonzero(~mask)
+    inside.flags.writeable = outside.flags.writeable = False
+    return inside, outside
 
 
 @cache
@@ -669,9 +695,10 @@ def coin_ink(
     inside, moved = _shifted_disc(size, disc, shift)
     # channels first, so the gathers copy single values and the channel sum adds whole rows
     planes = np.ascontiguousarray(paper.reshape(n, size * size, 3).transpose(0, 2, 1))
-    ref = np.asarray(reference).reshape(-1, size * size, 3).transpose(0, 2, 1)[:, :, inside]
-    # every shift at once: the disc's pixels of each coin moved by each shift, (N, 3, S, K)
-    diff = ref[:, :, None] - planes[:, :, moved]
+    ref = np.take(np.asarray(reference).reshape(-1, size * size, 3).transpose(0, 2, 1), inside, axis=2)
+    # every shift at once: the disc's pixels of each coin moved by each shift, (N, 3, S, K) (np.take
+    # gathers what fancy indexing does, twice as fast)
+    diff = ref[:, :, None] - np.take(planes, moved, axis=2)
     np.maximum(diff, 0.0, out=diff)
     # summed into C-contiguous rows: numpy then sums each disc pairwise on its own, so a coin's ink
     # does not depend on the coins read with it
@@ -720,19 +747,18 @@ def unseen_marks(
     # only the first empty coin and the window after it are compared: scale and blur just those
     paper = coin_paper(patches[first : first + 1 + window])
     after = np.arange(1, len(paper))
-    inside = _disc(paper.shape[1], COIN_DISC)
-    lightness = paper[after][:, inside].mean(axis=(1, 2))
+    inside, _ = _disc_pixels(paper.shape[1], COIN_DISC)
+    lightness = np.take(paper[1:].reshape(len(after), -1, 3), inside, axis=1).mean(axis=(1, 2))
     light = after[np.argsort(-lightness, kind="stable")[:references]]
-    # the first coin against the light ones, and each light coin against the others (its noise)
-    which, looks = np.zeros(1, int), median(paper[light], axis=0)[None]
-    if light.size > 1:
+    # the first coin against the light ones (a coin's ink does not depend on the coins read with it)
+    ink = float(coin_ink(paper[:1], median(paper[light], axis=0)[None])[0])
+    if not ink > floor:  # no mark whatever the noise: the light coins' own inks are not needed
+        return flags
+    noise = 0.0
+    if light.size > 1:  # each light coin against the others: the sheet's noise
         others = light[np.flatnonzero(~np.eye(light.size, dtype=bool)).reshape(light.size, -1) % light.size]
-        which = np.concatenate([which, light])
-        looks = np.concatenate([looks, median(paper[others], axis=1)])  # each light coin's others
-    inks = coin_ink(paper[which], looks)
-    ink = float(inks[0])
-    noise = float(median(inks[1:])) if light.size > 1 else 0.0
-    flags[first] = bool(ink > floor and ink > ratio * noise)
+        noise = float(median(coin_ink(paper[light], median(paper[others], axis=1))))
+    flags[first] = bool(ink > ratio * noise)
     return flags
 
 
@@ -816,6 +842,8 @@ def hero_evidence(
     (N*N, C) float
     """
     starred = (star_p >= level).astype(float)
+    if starred.sum() < least:  # no pattern can be whole with `least` stars: nothing to raise
+        return probs.astype(float, copy=True)
     counts = _on_map_counts(star_p.shape[0])
     ringed = np.zeros(star_p.shape, bool)
     for k, around in enumerate(_around_patterns(starred, 1.0)):
@@ -850,6 +878,9 @@ def attack_stars(
     -------
     frozenset of (row, col)
     """
+    heroes = np.argwhere(hero_p >= hero_threshold)
+    if not len(heroes):  # stars are read around heroes only
+        return frozenset()
     logs = np.log(np.maximum(star_p, LOG_FLOOR))
     patterns = attack_patterns()
     size = star_p.shape[0]
@@ -859,7 +890,7 @@ def attack_stars(
     fit[counts == 0] = -np.inf
     lowest = np.stack([a.min(axis=0) for a in _around_patterns(star_p, 1.0)])
     stars: set[tuple[int, int]] = set()
-    for r, c in np.argwhere(hero_p >= hero_threshold):
+    for r, c in heroes:
         k = int(fit[:, r, c].argmax())
         if counts[k, r, c] and lowest[k, r, c] >= level:
             stars.update((int(r) + dr, int(c) + dc) for dr, dc in patterns[k])

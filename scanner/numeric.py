@@ -55,33 +55,37 @@ def average_linkage_groups(points: np.ndarray, distance: float) -> np.ndarray:
     np.fill_diagonal(total, 0.0)
     size = np.ones(n)
     owner = np.arange(n)  # each point's group
+    rows = owner.copy()
     # Average linkage is reducible (a merged group is no nearer to a third than the nearer of its
     # parts), so two groups that are each other's nearest are merged, at that distance, whatever else
     # merges first: every such pair within `distance` merges in one round (26 rounds for 121 cells
     # instead of 100 merges), until the closest pair is farther; the partition is the same.
     while len(size) > 1:
         m = len(size)
+        rows = rows[:m]
         mean = total / np.outer(size, size)
-        np.fill_diagonal(mean, np.inf)
+        mean.flat[:: m + 1] = np.inf  # the diagonal
         nearest = mean.argmin(axis=1)
-        rows = np.arange(m)
-        pair = (nearest[nearest] == rows) & (mean[rows, nearest] <= distance) & (rows < nearest)
-        if not pair.any():
+        mutual = (nearest[nearest] == rows) & (mean[rows, nearest] <= distance)
+        lower = np.flatnonzero(mutual & (rows < nearest))
+        if not lower.size:
             break
-        into = rows.copy()  # the group each goes into: the lower of a pair
-        into[nearest[pair]] = rows[pair]
-        kept = into == rows
+        upper = nearest[lower]  # each merges into the lower of its pair
+        kept = np.ones(m, bool)
+        kept[upper] = False
+        first = np.flatnonzero(kept)
         number = np.cumsum(kept) - 1  # new group numbers, in the order of the kept groups
-        first = rows[kept]
-        second = np.full(first.size, m)  # m: a row and column of zeros for the groups merged with none
-        second[number[rows[pair]]] = nearest[pair]
-        padded = np.zeros((m + 1, m + 1))
-        padded[:m, :m] = total
-        summed = padded[first] + padded[second]
-        total = summed[:, first] + summed[:, second]
-        size = np.append(size, 0.0)
-        size = size[first] + size[second]
-        owner = number[into][owner]
+        merged = number[lower]
+        # a merged group's sums are its parts' (rows first, then columns); the others' are kept as they
+        # are, where a sum with a row of zeros did the same before
+        summed = total[first]
+        summed[merged] += total[upper]
+        total = summed[:, first]
+        total[:, merged] += summed[:, upper]
+        size[lower] += size[upper]
+        size = size[first]
+        number[upper] = merged
+        owner = number[owner]
     _, first, groups = np.unique(owner, return_index=True, return_inverse=True)
     rank = np.empty(len(first), int)
     rank[np.argsort(first, kind="stable")] = np.arange(1, len(first) + 1)
@@ -135,8 +139,12 @@ def _blur_along(x: np.ndarray, weights: np.ndarray) -> np.ndarray:
     one = np.ones(1)
     if x.shape[2] <= 4:  # a few channels: one image of P rows, filtered along its width
         return np.asarray(cv2.sepFilter2D(x, cv2.CV_64F, weights, one, borderType=cv2.BORDER_REFLECT))
-    return np.stack([cv2.sepFilter2D(image, cv2.CV_64F, one, weights, borderType=cv2.BORDER_REFLECT)
-                     for image in x])
+    # else the P images side by side, one image of L rows filtered along its height (each column is
+    # filtered on its own, so the numbers are those of one image at a time)
+    p, length, q = x.shape
+    lanes = np.ascontiguousarray(x.transpose(1, 0, 2)).reshape(length, p * q)
+    out = cv2.sepFilter2D(lanes, cv2.CV_64F, one, weights, borderType=cv2.BORDER_REFLECT)
+    return np.asarray(out).reshape(length, p, q).transpose(1, 0, 2)
 
 
 def median(values: ArrayLike, axis: int | None = None) -> Any:

@@ -10,6 +10,7 @@ Shapes are written in cell-local units (0..1 across one cell) and mapped to pixe
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -17,7 +18,7 @@ import numpy as np
 from models.synth.icons import circle_path, ellipse, icon_paths, varied_icon
 from models.synth.ink import Layout
 from models.synth.strokes import Canvas, Layer, clip_segment, jitter_path
-from models.synth.style import DrawStyle, Hand, TerrainLook
+from models.synth.style import CoinCross, DrawStyle, Hand, TerrainLook
 from rules.grid import SIZE as GRID_SIZE
 from rules.grid import Cell
 from scanner.geometry import geometry
@@ -445,8 +446,9 @@ def draw_outlines(
 
 def coin_marks(
     index: int, state: int, style: DrawStyle, rng: np.random.Generator
-) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Strokes and filled polygons (cell units) marking coin `index`: 1 gained, 2 spent."""
+) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+    """Strokes and filled polygons (cell units) marking coin `index` (1 gained, 2 spent), and the
+    strokes of its cross (spent coins only)."""
     geo = geometry()
     cx, cy = geo.coin_centers()[index]
     rad = geo.coin_radius * rng.uniform(0.9, 1.1)
@@ -485,45 +487,143 @@ def coin_marks(
             half = ellipse(cx, cy, rad * 0.9, rad * 0.9, start, start + np.pi, 12)
             polys.append(half)
             paths.append(np.vstack([half, half[:1]]))
+        elif mark in _MORE_COIN_MARKS:
+            more_paths, more_polys = _MORE_COIN_MARKS[mark](c0, rad, rng)
+            paths += more_paths
+            polys += more_polys
         else:  # ring_dot
             paths.append(circle_path(cx, cy, rad * 1.15, 16, 0.0, rng.uniform(0, 6)))
             polys.append(circle_path(cx, cy, rad * 0.3, 8))
+    crosses: list[np.ndarray] = []
     if state == 2:
-        e = rad * rng.uniform(0.95, 1.25)
-        paths.append(np.array([(cx - e, cy - e), (cx + e, cy + e)]))
-        paths.append(np.array([(cx + e, cy - e), (cx - e, cy + e)]))
-    return paths, polys
+        if style.coin_cross is None:  # the plain X (eval and params hands: their draws never move)
+            e = rad * rng.uniform(0.95, 1.25)
+            crosses.append(np.array([(cx - e, cy - e), (cx + e, cy + e)]))
+            crosses.append(np.array([(cx + e, cy - e), (cx - e, cy + e)]))
+        else:
+            crosses = cross_strokes(c0, rad, style.coin_cross, rng)
+    return paths, polys, crosses
+
+
+def cross_strokes(c0: np.ndarray, rad: float, cross: CoinCross, rng: np.random.Generator) -> list[np.ndarray]:
+    """The strokes of one X over a coin of radius `rad` at `c0` (cell units), drawn as `cross` says."""
+    turn = np.deg2rad(cross.tilt + rng.normal(0, 4))
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    # each arm its own length: top-left, bottom-right, top-right, bottom-left
+    arms = np.array([(-1, -1), (1, 1), (1, -1), (-1, 1)], float)
+    ends = c0 + (arms * rad * cross.reach * rng.uniform(0.85, 1.15, (4, 1))) @ rot.T
+    a, b, c, d = ends
+    if cross.strokes == "one":  # down one diagonal, up the side, down the other without lifting
+        return [np.array([a, b, c, d])]
+    strokes = [np.array([a, b]), np.array([c, d])]
+    if cross.strokes == "twice":
+        strokes += [s + rng.normal(0, rad * 0.06, s.shape) for s in strokes]
+    return strokes
+
+
+def _circled(c0: np.ndarray, rad: float, rng: np.random.Generator) -> tuple[list[Path], list[Path]]:
+    """A loose loop drawn round the coin, its ends overlapping."""
+    r = rad * rng.uniform(1.0, 1.35)
+    start = rng.uniform(0, 2 * np.pi)
+    sweep = 2 * np.pi + rng.uniform(0.1, 0.7)
+    rx, ry = r * rng.uniform(0.9, 1.1, 2)
+    loop = ellipse(c0[0], c0[1], rx, ry, start, start + sweep, 18)
+    return [loop + rng.normal(0, rad * 0.03, loop.shape)], []
+
+
+def _dot(c0: np.ndarray, rad: float, rng: np.random.Generator) -> tuple[list[Path], list[Path]]:
+    """A blob of ink on the coin, most of the coin left bare."""
+    r = rad * rng.uniform(0.25, 0.6)
+    at = c0 + rng.normal(0, rad * 0.08, 2)
+    blob = circle_path(at[0], at[1], r, 10) + rng.normal(0, r * 0.08, (11, 2))
+    return [blob], [blob]
+
+
+def _spiral(c0: np.ndarray, rad: float, rng: np.random.Generator) -> tuple[list[Path], list[Path]]:
+    """A spiral wound out from the middle of the coin."""
+    turns = rng.uniform(1.5, 2.7)
+    t = np.linspace(0, turns * 2 * np.pi, int(turns * 12))
+    r = rad * rng.uniform(0.7, 1.0) * t / t[-1]
+    start = rng.uniform(0, 2 * np.pi)
+    return [c0 + np.stack([r * np.cos(t + start), r * np.sin(t + start)], 1)], []
+
+
+def _box(c0: np.ndarray, rad: float, rng: np.random.Generator) -> tuple[list[Path], list[Path]]:
+    """A square drawn round (or over) the coin, slightly turned."""
+    h = rad * rng.uniform(0.75, 1.0)
+    turn = rng.normal(0, 0.12)
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    corners = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1), (-1, -1)], float) * h
+    return [c0 + corners @ rot.T + rng.normal(0, rad * 0.04, (5, 2))], []
+
+
+def _star(c0: np.ndarray, rad: float, rng: np.random.Generator) -> tuple[list[Path], list[Path]]:
+    """A five-pointed star drawn in one line over the coin."""
+    r = rad * rng.uniform(0.75, 1.05)
+    t = rng.uniform(0, 2 * np.pi) + np.arange(6) * 4 * np.pi / 5
+    return [c0 + r * np.stack([np.cos(t), np.sin(t)], 1) + rng.normal(0, rad * 0.04, (6, 2))], []
+
+
+#: The gain marks only training hands draw (:data:`models.synth.style.TRAIN_ONLY_COIN_MARKS`).
+_MORE_COIN_MARKS = {"circled": _circled, "dot": _dot, "spiral": _spiral, "box": _box, "star": _star}
+
+
+def _marks_of(
+    states: Sequence[int], style: DrawStyle, rng: np.random.Generator, *, crosses_apart: bool
+) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+    """The strokes and polygons marking a whole track (cell units) and its crosses' strokes; unless
+    `crosses_apart`, each coin's cross goes with its mark's strokes (the order they were always drawn)."""
+    paths: list[np.ndarray] = []
+    polys: list[np.ndarray] = []
+    crosses: list[np.ndarray] = []
+    for i, st in enumerate(states):
+        if st:
+            pa, po, cr = coin_marks(i, st, style, rng)
+            paths += pa
+            polys += po
+            if crosses_apart:
+                crosses += cr
+            else:
+                paths += cr
+    return paths, polys, crosses
 
 
 def draw_coins(
     canvas: Canvas, lay: Layout, states: Sequence[int], style: DrawStyle, rng: np.random.Generator
 ) -> None:
-    """Mark the coin track: state 1 = gained (filled), 2 = spent (crossed out)."""
+    """Mark the coin track: state 1 = gained (filled), 2 = spent (crossed out).
+
+    A training hand (``style.coin_cross`` set) marks and crosses out coins in its own way, from a
+    generator of its own; the page's stream first moves on exactly as the plain marks and X would have
+    moved it, so the rest of a training page (its season scores, the camera) stays as it was.
+    """
     if not any(states):
         return
     geo = geometry()
     x0, y0, x1, y1 = geo.coin_band
     hand = style.hand
-    paths: list[np.ndarray] = []
-    polys: list[np.ndarray] = []
-    for i, st in enumerate(states):
-        if st:
-            pa, po = coin_marks(i, st, style, rng)
-            paths += pa
-            polys += po
     box = (*lay.px((x0 - 0.3, y0 - 0.3)), *lay.px((x1 + 0.3, y1 + 0.3)))
+    width = max(1.0, max(hand.width, 0.03) * lay.ppc * 1.2)
+    pressure = 0.8 + 0.2 * hand.pressure
+    jitter, step = hand.jitter * lay.ppc, max(2.0, lay.ppc * 0.05)
+    cross = style.coin_cross
+    paths, polys, crosses = _marks_of(states, replace(style, coin_cross=None), rng, crosses_apart=False)
+    if cross is not None:
+        # the plain marks' strokes on a scratch layer, only for the draws they take
+        Layer(0, 0, 1, 1).strokes([lay.px(p) for p in paths], width, pressure, rng, jitter=jitter, step=step,
+                                  lift=0.1)
+        rng = rng.spawn(1)[0]
+        own = replace(style, coin_mark=style.coin_own_mark or style.coin_mark)
+        paths, polys, crosses = _marks_of(states, own, rng, crosses_apart=True)
     with canvas.layer(box, hand.graphite, 0.95, grain=_grain(hand)) as lyr:
         for poly in polys:
             lyr.fill(lay.px(poly), hand.pressure * 0.9)
-        lyr.strokes(
-            [lay.px(p) for p in paths],
-            max(1.0, max(hand.width, 0.03) * lay.ppc * 1.2),
-            0.8 + 0.2 * hand.pressure,
-            rng,
-            jitter=hand.jitter * lay.ppc,
-            step=max(2.0, lay.ppc * 0.05),
-            lift=0.1,
-        )
+        lyr.strokes([lay.px(p) for p in paths], width, pressure, rng, jitter=jitter, step=step, lift=0.1)
+    if crosses and cross is not None:
+        # crossed out later in the game, perhaps with another pen: a layer of its own
+        with canvas.layer(box, cross.color, 0.95, grain=cross.grain) as lyr:
+            lyr.strokes([lay.px(p) for p in crosses], max(1.0, width * cross.weight), cross.pressure, rng,
+                        jitter=jitter, step=step, lift=0.1)
 
 
 def draw_season_scores(canvas: Canvas, lay: Layout, style: DrawStyle, rng: np.random.Generator) -> None:

@@ -5,11 +5,13 @@ stroke widths and pressures in held-out bins; the crosshatch and loop fills; the
 dotted-farm, spiral-water, fanged-monster and banner-hero icons; the ring-with-dot coin mark), so
 accuracy measured on eval renders says something about hands the classifier has not learned. The
 params split (:data:`HALVES`) takes the held-out hand (bins, fills, fonts) but the training pictures
-(icons, coin marks), so new hands and new pictures can be measured apart.
+(icons, coin marks; not the marks and crosses only training hands draw, so its benchmarks stay put),
+so new hands and new pictures can be measured apart.
 
-Training offers many drawings of each terrain (seven icon variants each, seven fills, five coin marks)
+Training offers many drawings of each terrain (seven icon variants each, seven fills, ten coin marks)
 and every training icon is drawn with its own size, tilt, offset, sometimes twice small or gone over
-twice (``TerrainLook.varied``), so the classifier learns the terrain rather than two pictures of it.
+twice (``TerrainLook.varied``), so the classifier learns the terrain rather than two pictures of it;
+training hands cross spent coins out in their own way too (:class:`CoinCross`).
 None of the training variants copies a held-out one. The eval tables and the order of eval random draws
 never change, so benchmark seeds keep producing the same eval sheets.
 """
@@ -51,6 +53,13 @@ ICONS = {
     "H": {"train": ("helmet", "sword", "shield", "crown", "stick", "bow", "axe"), "eval": ("banner",)},
 }
 COIN_MARKS = {"train": ("scribble", "solid", "hatch", "tick", "halfmoon"), "eval": ("ring_dot",)}
+#: Gain marks only training hands draw (half of them, instead of one of ``COIN_MARKS["train"]``, which
+#: the params hand draws too): marks reaching past the coin (a loop round it, a box) and marks leaving
+#: most of it bare (a dot, a spiral, a star), so that a cross over a mark of any shape is still a cross.
+TRAIN_ONLY_COIN_MARKS = ("circled", "dot", "spiral", "box", "star")
+#: Other pens a player may pick up to cross spent coins out (BGR): blue and black ballpoint, a dark
+#: felt-tip.
+CROSS_PENS: tuple[tuple[int, int, int], ...] = ((130, 60, 30), (45, 40, 40), (60, 40, 110), (40, 90, 40))
 TERRAINS = ("F", "V", "P", "W", "M", "H")
 
 
@@ -76,6 +85,39 @@ class Hand:
     slant: float  # preferred hatching angle in degrees
     graphite: tuple[int, int, int]  # BGR of their grey pencil (or their pen)
     grain: float = 1.0  # how much the paper tooth breaks the line: pencil 1, ballpoint ~0.3, marker ~0.15
+
+
+@dataclass(frozen=True)
+class CoinCross:
+    """How one player crosses out a spent coin (training hands; eval and params hands draw the plain X).
+
+    Players cross out as they like: a small X inside the coin or a large one past it, a thick one in
+    marker, turned off the diagonals, drawn in one stroke with its return, gone over twice, or with
+    another pen than the one that marked the gains.
+    """
+
+    reach: float  # half the X's width in coin radii: 0.6 stays inside the coin, 1.45 runs well past it
+    weight: float  # stroke width against the hand's gain marks
+    pressure: float  # darkness of a full stroke, 0..1
+    tilt: float  # degrees the X is turned off the diagonals
+    strokes: Literal["two", "one", "twice"]  # two strokes; one stroke with its return; two gone over twice
+    color: tuple[int, int, int]  # BGR: the hand's own graphite or another pen (:data:`CROSS_PENS`)
+    grain: float  # how much the paper tooth breaks the line (as :attr:`Hand.grain`)
+
+
+def _coin_cross(rng: np.random.Generator, hand: Hand) -> CoinCross:
+    """A training hand's way of crossing out coins."""
+    other_pen = rng.random() < 0.25
+    color = CROSS_PENS[int(rng.integers(len(CROSS_PENS)))] if other_pen else hand.graphite
+    return CoinCross(
+        reach=float(rng.uniform(0.6, 1.45)),
+        weight=float(rng.uniform(0.8, 2.0)),
+        pressure=float(rng.uniform(0.75, 1.0)),
+        tilt=float(np.clip(rng.normal(0, 7), -15, 15)),
+        strokes=str(rng.choice(("two", "one", "twice"), p=(0.6, 0.2, 0.2))),  # type: ignore[arg-type]
+        color=color,
+        grain=0.3 if other_pen else hand.grain,
+    )
 
 
 @dataclass(frozen=True)
@@ -200,6 +242,12 @@ class DrawStyle:
         How a gained coin is marked.
     coin_cross_fill : bool
         Spent coins are filled before being crossed out.
+    coin_cross : CoinCross or None
+        How spent coins are crossed out; None: the plain X (eval and params hands, whose random draws
+        never move). Set, the coins are drawn as :func:`models.synth.draw.draw_coins` says.
+    coin_own_mark : str or None
+        A gain mark only training hands draw (:data:`TRAIN_ONLY_COIN_MARKS`), drawn instead of
+        `coin_mark`; None: `coin_mark`.
     digit_font : int
         Hershey font for season scores.
     smudges : int
@@ -218,6 +266,8 @@ class DrawStyle:
     outline_prob: float = 1.0
     coin_mark: str = "scribble"
     coin_cross_fill: bool = True
+    coin_cross: CoinCross | None = None
+    coin_own_mark: str | None = None
     digit_font: int = 0
     smudges: int = 0
     seasons_written: int = 0
@@ -298,7 +348,7 @@ class DrawStyle:
 
         fonts = [cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_PLAIN]
         eval_fonts = [cv2.FONT_HERSHEY_SCRIPT_COMPLEX, cv2.FONT_HERSHEY_DUPLEX]
-        return cls(
+        style = cls(
             family=fam,
             split=split,
             hand=hand,
@@ -313,6 +363,12 @@ class DrawStyle:
             smudges=int(rng.integers(0, 4)),
             seasons_written=int(rng.integers(0, 5)),
         )
+        if split == "train":
+            # from a generator of their own: the page's stream (and so the rest of the page) stays as it was
+            own = rng.spawn(1)[0]
+            mark = str(own.choice(TRAIN_ONLY_COIN_MARKS)) if own.random() < 0.5 else None
+            style = replace(style, coin_own_mark=mark, coin_cross=_coin_cross(own, hand))
+        return style
 
     def describe(self) -> str:
         """A one-line summary for logs and debug image names."""
@@ -321,4 +377,4 @@ class DrawStyle:
         return f"{self.family}[{self.split}] {hand} {looks}"
 
 
-__all__ = ["ALL_FAMILIES", "FAMILIES", "DrawStyle", "Hand", "TerrainLook"]
+__all__ = ["ALL_FAMILIES", "FAMILIES", "CoinCross", "DrawStyle", "Hand", "TerrainLook"]

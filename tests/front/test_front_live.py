@@ -25,7 +25,7 @@ from models.synth.video import Video, make_video, write_video
 from rules import Sheet
 from rules.cards import parse_card_list
 from rules.grid import Cell
-from rules.policy import Verdict, decide
+from rules.policy import SHOWN_CELLS, Verdict, cells_text, decide
 from scanner.constants import TERRAIN_SYMBOLS
 from scanner.failure import Failure
 from scanner.pipeline import Reading, read_image
@@ -91,8 +91,10 @@ def test_the_terminal_shows_each_reading_as_the_json_lines_do_with_its_score(
                                f"coins {season['coins']}, monsters {season['monsters']}")
             after = shown[i + 13 : i + 16]
             assert all(f"  warning: {warning}" in after for warning in event["score"].get("warnings", []))
-        else:
-            assert verdict == f"  refused: {event['stake']}"
+        else:  # the JSON names every doubtful cell, a terminal line the first SHOWN_CELLS of them
+            cells = event["doubtful"]
+            short = event["stake"].replace(f"({cells_text(cells)})", f"({cells_text(cells, SHOWN_CELLS)})", 1)
+            assert verdict == f"  refused: {short}"
 
 
 def test_missing_video_and_missing_window(tmp_path: Path) -> None:
