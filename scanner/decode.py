@@ -884,14 +884,49 @@ def attack_stars(
     logs = np.log(np.maximum(star_p, LOG_FLOOR))
     patterns = attack_patterns()
     size = star_p.shape[0]
-    # per pattern and cell: mean log star probability and lowest star probability of its on-map cells
-    counts = _on_map_counts(size)
-    fit = np.stack([a.sum(axis=0) for a in _around_patterns(logs, 0.0)]) / np.maximum(counts, 1)
+    # per pattern, around each likely hero: mean log star probability and lowest star probability of
+    # the pattern's on-map cells (every pattern at once, each padded to the longest with what changes
+    # neither a sum nor a minimum; the offsets summed in order, as one pattern's alone were)
+    rows, cols = heroes[:, 0], heroes[:, 1]
+    counts = _on_map_counts(size)[:, rows, cols]
+    around = _around_heroes(logs, 0.0, 0.0, rows, cols)
+    total = around[:, 0].copy()
+    for j in range(1, around.shape[1]):
+        total += around[:, j]
+    fit = total / np.maximum(counts, 1)
     fit[counts == 0] = -np.inf
-    lowest = np.stack([a.min(axis=0) for a in _around_patterns(star_p, 1.0)])
+    lowest = _around_heroes(star_p, 1.0, np.inf, rows, cols).min(axis=1)
+    best = fit.argmax(axis=0)
     stars: set[tuple[int, int]] = set()
-    for r, c in heroes:
-        k = int(fit[:, r, c].argmax())
-        if counts[k, r, c] and lowest[k, r, c] >= level:
-            stars.update((int(r) + dr, int(c) + dc) for dr, dc in patterns[k])
+    for h, (r, c) in enumerate(heroes.tolist()):
+        k = int(best[h])
+        if counts[k, h] and lowest[k, h] >= level:
+            stars.update((r + dr, c + dc) for dr, dc in patterns[k])
     return frozenset((r, c) for r, c in stars if 0 <= r < size and 0 <= c < size)
+
+
+@cache
+def _padded_gather(size: int) -> np.ndarray:
+    """(patterns, longest, size, size): :func:`_pattern_gather`'s flat indices of every pattern's
+    offsets, padded to the longest pattern with the index one past the padded map (read-only)."""
+    reach, index, parts = _pattern_gather(size)
+    longest = max(part.stop - part.start for part in parts)
+    past = (size + 2 * reach) ** 2
+    out = np.full((len(parts), longest, size, size), past, index.dtype)
+    for k, part in enumerate(parts):
+        out[k, : part.stop - part.start] = index[part]
+    out.flags.writeable = False
+    return out
+
+
+def _around_heroes(
+    values: np.ndarray, outside: float, pad: float, rows: np.ndarray, cols: np.ndarray
+) -> np.ndarray:
+    """(patterns, longest, H): ``values`` at each pattern's offsets around the cells ``(rows, cols)``,
+    ``outside`` off the map and ``pad`` past each pattern's own offsets."""
+    size = values.shape[0]
+    reach, _, _ = _pattern_gather(size)
+    padded = np.full((size + 2 * reach) ** 2 + 1, outside, float)
+    padded.reshape(-1)[-1] = pad
+    padded[:-1].reshape(size + 2 * reach, -1)[reach:reach + size, reach:reach + size] = values
+    return padded[_padded_gather(size)[:, :, rows, cols]]
