@@ -271,8 +271,11 @@ def _look_up(patches: np.ndarray, table: np.ndarray) -> np.ndarray:
 
 
 def softmax(logits: np.ndarray, temperature: float = 1.0, shift: np.ndarray | None = None) -> np.ndarray:
-    z = logits / temperature if shift is None else logits / temperature + shift
-    z = z - z.max(axis=-1, keepdims=True)
-    e = np.exp(z)
-    p: np.ndarray = e / e.sum(axis=-1, keepdims=True)
-    return p
+    z = logits / temperature
+    if shift is not None:
+        z = z + shift
+    # in place from here: the same operations without a new array each
+    z -= z.max(axis=-1, keepdims=True)
+    np.exp(z, out=z)
+    z /= z.sum(axis=-1, keepdims=True)
+    return z
