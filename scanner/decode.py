@@ -927,6 +927,7 @@ def _around_heroes(
     size = values.shape[0]
     reach, _, _ = _pattern_gather(size)
     padded = np.full((size + 2 * reach) ** 2 + 1, outside, float)
-    padded.reshape(-1)[-1] = pad
+    padded[-1] = pad
     padded[:-1].reshape(size + 2 * reach, -1)[reach:reach + size, reach:reach + size] = values
-    return padded[_padded_gather(size)[:, :, rows, cols]]
+    around: np.ndarray = padded[_padded_gather(size)[:, :, rows, cols]]
+    return around
