@@ -644,8 +644,10 @@ def coin_paper(
     x = patches.astype(np.float32)
     n, size = x.shape[:2]
     _, outside = _disc_pixels(size, disc)
-    # the pixels outside the disc, gathered by flat index (what a mask gives, in that order, faster)
-    paper = percentile_of(np.take(x.reshape(n, size * size, 3), outside, axis=1), percentile, axis=1)
+    # the pixels outside the disc, gathered by flat index (what a mask gives, in that order, faster),
+    # each channel's in a row of its own
+    ring = np.take(x.reshape(n, size * size, 3).transpose(0, 2, 1), outside, axis=2)
+    paper = percentile_of(ring, percentile, axis=-1)  # (N, 3)
     x /= np.maximum(paper, 8.0)[:, None, None, :]
     return gaussian_blur(x, blur, (1, 2)) if blur > 0 else x
 
