@@ -13,6 +13,10 @@ nets run in it): on a shared machine the CPU time is the steadier figure.
 Each ``--repo`` is a checkout whose code (and committed models) runs, ``PYTHONPATH=DIR``: give two (say
 a checkout of an older commit and ``.``) to compare them on the very same patches, run by turns
 ``--rounds`` times, so that a busy machine slows both alike.
+
+``--stages`` splits the whole read instead: the median CPU time per read of each net's onnxruntime
+runs and of every function ``classify_sheet`` calls (each without the time of the others it calls),
+by wrapping them in this process (the timers add a few per cent).
 """
 
 from __future__ import annotations
@@ -81,6 +85,68 @@ def _load(path: Path) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], st
         return z["cells"], z["coins"], strips, str(z["side"])
 
 
+#: What --stages times: the functions of these modules that the whole read calls.
+_STAGED = {
+    "scanner.classify": ("classify_cells", "read_coins", "read_coin_track", "read_edges", "read_outlines",
+                         "read_piece_outlines", "label_cells", "paper_gain", "white_balance", "softmax",
+                         "look_alike_groups", "adapt_to_sheet", "find_pieces", "piece_evidence",
+                         "hero_evidence", "attack_stars", "ruins_only", "edges_to_read", "edges_near_pieces",
+                         "unseen_marks", "count_against_print", "kinds_of_alike_marks", "decode_coin_track",
+                         "track_counts", "track_sureness", "overrule_print", "both_counts",
+                         "faint_marks_gained", "crowded_track", "clashing_kinds", "odd_gain_mark"),
+    "scanner.nets": ("prepare", "white_balance"),
+    "scanner.decode": ("average_linkage_groups", "coin_paper", "coin_ink", "gaussian_blur", "median",
+                       "percentile_of", "_unit"),
+}
+
+
+def _stage_split(models, run, repeat: int) -> None:
+    """Print the median CPU milliseconds per call of ``run()`` spent in each stage (see ``--stages``)."""
+    import collections
+    import importlib
+
+    spent: collections.Counter[str] = collections.Counter()
+    inner: list[int] = []
+
+    def timed(label: str, fn):
+        def wrapper(*args, **kwargs):
+            start = time.thread_time_ns()
+            inner.append(0)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                took = time.thread_time_ns() - start
+                spent[label] += took - inner.pop()  # its own time, without the stages it called
+                if inner:
+                    inner[-1] += took
+        return wrapper
+
+    for module_name, names in _STAGED.items():
+        module = importlib.import_module(module_name)
+        for name in names:
+            if hasattr(module, name):
+                setattr(module, name, timed(f"{name} ({module_name.split('.')[1]})", getattr(module, name)))
+
+    class Session:  # each net's onnxruntime runs, timed
+        def __init__(self, session, label: str) -> None:
+            self.session, self.run = session, timed(label, session.run)
+
+    for model in (models.cell, models.coin, models.edge):
+        object.__setattr__(model, "session", Session(model.session, f"{model.name} net (onnxruntime)"))
+    whole = timed("classify_sheet itself", run)
+    for _ in range(5):
+        whole()
+    spent.clear()
+    per_read = []
+    for _ in range(repeat):
+        start = time.thread_time()
+        whole()
+        per_read.append(time.thread_time() - start)
+    print(f"whole read: median {statistics.median(per_read) * 1000:.2f} ms CPU; per read, by stage:")
+    for label, ns in spent.most_common():
+        print(f"{ns / repeat / 1e6:7.3f} ms  {label}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=200)
@@ -89,6 +155,7 @@ def main() -> None:
     ap.add_argument("--repo", type=Path, action="append", default=None,
                     help="a checkout to measure (repeatable; by turns, on the same patches)")
     ap.add_argument("--rounds", type=int, default=2, help="turns of every --repo")
+    ap.add_argument("--stages", action="store_true", help="split the whole read into its stages")
     ap.add_argument("--patches", type=Path, default=None, help=argparse.SUPPRESS)  # --repo's children
     args = ap.parse_args()
     if args.repo:
@@ -96,6 +163,10 @@ def main() -> None:
         return
     models = load_models(args.models, threads=1)
     cells, coins, strips, side = _patches() if args.patches is None else _load(args.patches)
+    if args.stages:
+        _stage_split(models, lambda: classify_sheet(cells, side, coin_patches=coins, edge_strips=strips,
+                                                    models=models), args.repeat)
+        return
     flat = white_balance(cells).reshape(-1, *cells.shape[2:])
     edges = white_balance(np.concatenate([s.reshape(-1, *s.shape[-3:]) for s in strips.values()]), cells)
     coins_balanced = white_balance(coins, cells)

@@ -93,22 +93,28 @@ class SheetReading:
     groups: tuple[tuple[tuple[int, int], ...], ...] = ()
 
 
-def classify_cells(models: Models, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def classify_cells(
+    models: Models, patches: np.ndarray, *, gain: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Calibrated terrain probabilities (121, 8), star probabilities (121,) and features (121, D).
 
-    ``patches`` is (11, 11, P, P, 3) white-balanced BGR; all 121 cells go through the net in one run.
+    ``patches`` is (11, 11, P, P, 3) white-balanced BGR, or raw with ``gain`` (the sheet's
+    :func:`scanner.nets.paper_gain`, applied on the way into the net: the same numbers).
     """
     flat = patches.reshape(-1, *patches.shape[2:])
-    terrain_logits, star_logits, features = models.cell.run(flat)
+    terrain_logits, star_logits, features = models.cell.run(flat, gain=gain)
     t = models.cell.temperature
     probs = softmax(terrain_logits, t["terrain"], models.cell.prior_shift.get("terrain"))
     stars = softmax(star_logits, t["star"])[:, 1]
     return probs, stars, features
 
 
-def read_coins(models: Models, coin_patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Calibrated probabilities (14, 3) over :data:`COIN_CLASSES` and features (14, D) of the coins."""
-    (logits, features) = models.coin.run(coin_patches)
+def read_coins(
+    models: Models, coin_patches: np.ndarray, *, gain: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Calibrated probabilities (14, 3) over :data:`COIN_CLASSES` and features (14, D) of the coins,
+    white-balanced, or raw with ``gain`` (as :func:`classify_cells`)."""
+    (logits, features) = models.coin.run(coin_patches, gain=gain)
     return softmax(logits, models.coin.temperature["coin"]), features
 
 
@@ -166,11 +172,12 @@ def read_coin_track(
     return states, confidence, doubtful
 
 
-def read_edges(models: Models, strips: np.ndarray) -> np.ndarray:
-    """Outline probability for each strip ``(N, h, w, 3)`` (horizontal strips; see scanner.sample)."""
+def read_edges(models: Models, strips: np.ndarray, *, gain: np.ndarray | None = None) -> np.ndarray:
+    """Outline probability for each strip ``(N, h, w, 3)`` (horizontal strips; see scanner.sample),
+    white-balanced, or raw with ``gain`` (as :func:`classify_cells`)."""
     if strips.shape[0] == 0:
         return np.zeros(0)
-    (logits, _features) = models.edge.run(strips)
+    (logits, _features) = models.edge.run(strips, gain=gain)
     return softmax(logits, models.edge.temperature["edge"])[:, 1]
 
 
@@ -199,10 +206,13 @@ def read_outlines(
     shapes = [edge_strips[k].shape[:-3] for k in keys]
     given = needed if needed is not None else {}
     masks = [given.get(k, np.ones(shape, bool)) for k, shape in zip(keys, shapes, strict=True)]
-    flats = [edge_strips[k][mask] for k, mask in zip(keys, masks, strict=True)]
-    batch = np.concatenate(flats)
-    probs = read_edges(models, white_balance(batch, gain=gain)) if len(batch) else np.zeros(0)
-    ends = np.cumsum([0, *(len(f) for f in flats)]).tolist()
+    ends = np.cumsum([0, *(int(np.count_nonzero(mask)) for mask in masks)]).tolist()
+    strip = edge_strips[keys[0]].shape[-3:]
+    batch = np.empty((ends[-1], *strip), edge_strips[keys[0]].dtype)
+    for k, mask, start, end in zip(keys, masks, ends[:-1], ends[1:], strict=True):
+        # the strips read, gathered once, straight into the one batch
+        np.compress(mask.ravel(), edge_strips[k].reshape(-1, *strip), axis=0, out=batch[start:end])
+    probs = read_edges(models, batch, gain=gain) if len(batch) else np.zeros(0)
     out = {}
     for k, shape, mask, start, end in zip(keys, shapes, masks, ends[:-1], ends[1:], strict=True):
         outline = np.full(shape, UNREAD_EDGE)
@@ -305,8 +315,7 @@ def classify_sheet(
     m = models if models is not None else default_models()
     printed = printed_side(side)
     gain = paper_gain(patches)  # one paper estimate balances the cells, edges and coins alike
-    balanced = white_balance(patches, gain=gain)
-    probs, star_p, features = classify_cells(m, balanced)
+    probs, star_p, features = classify_cells(m, patches, gain=gain)
     drawable = np.ones(SIZE * SIZE, bool)
     for r, c in printed.mountains | printed.wasteland:
         drawable[r * SIZE + c] = False
@@ -345,8 +354,8 @@ def classify_sheet(
     coin_conf = np.zeros(0)
     doubtful_coins: tuple[int, ...] = ()
     if coin_patches is not None:
-        coins_balanced = white_balance(coin_patches, gain=gain)
-        coin_p, coin_f = read_coins(m, coins_balanced)
+        coin_p, coin_f = read_coins(m, coin_patches, gain=gain)
+        coins_balanced = white_balance(coin_patches, gain=gain)  # what the coin doubts look at
         cls, coin_conf, unsure_coins = read_coin_track(coin_p, coin_f, coins_balanced, decode=decode)
         states = tuple(COIN_CLASSES[k] for k in cls)
         coins = states.count("filled")

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from itertools import pairwise
 
 import numpy as np
 
@@ -147,8 +148,13 @@ def look_alike_groups(
     if idx.size < 2:
         return ()
     numbers = look_alikes(features[idx], distance)
-    groups = (tuple(int(i) for i in idx[numbers == g]) for g in sorted(set(numbers.tolist())))
-    return tuple(sorted(g for g in groups if len(g) >= 2))
+    # the cells of each group ascending, groups by their first cell: one stable sort of the numbers
+    # (look_alikes numbers the groups by their first cell already)
+    order = np.argsort(numbers, kind="stable")
+    cells, ranked = idx[order].tolist(), numbers[order].tolist()
+    starts = [0, *(i for i in range(1, len(ranked)) if ranked[i] != ranked[i - 1]), len(ranked)]
+    groups = (tuple(cells[a:b]) for a, b in pairwise(starts) if b - a >= 2)
+    return tuple(sorted(groups))
 
 
 def adapt_to_sheet(
@@ -180,15 +186,23 @@ def adapt_to_sheet(
     out = probs.copy()
     if groups is None:
         groups = look_alike_groups(features, drawable, distance)
-    for group in groups:
-        members = np.asarray(group)
-        logp = np.log(np.maximum(probs[members], LOG_FLOOR))
-        total = logp.sum(axis=0)
-        peers = (total[None, :] - logp) / (members.size - 1)
-        z = (logp + weight * peers) / temperature
-        z -= z.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        out[members] = e / e.sum(axis=1, keepdims=True)
+    if not groups:
+        return out
+    # every group at once: its members' rows one after another, each with its group's facts
+    members = np.concatenate(groups)
+    sizes = np.array([len(g) for g in groups])
+    group = np.repeat(np.arange(len(groups)), sizes)
+    logp = np.log(np.maximum(probs[members], LOG_FLOOR))
+    # each group's sum as numpy sums one group's rows, row after row: the rows lined up, zeros after
+    starts = np.cumsum(sizes) - sizes
+    lined = np.zeros((len(groups), int(sizes.max()), logp.shape[1]))
+    lined[group, np.arange(len(members)) - starts[group]] = logp
+    total = lined.sum(axis=1)[group]
+    peers = (total - logp) / (sizes - 1)[group, None]
+    z = (logp + weight * peers) / temperature
+    z -= z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    out[members] = e / e.sum(axis=1, keepdims=True)
     return out
 
 
@@ -628,10 +642,24 @@ def coin_paper(
         About 1 on paper, lower where printed or drawn.
     """
     x = patches.astype(np.float32)
-    outside = ~_disc(x.shape[1], disc)
-    paper = percentile_of(x[:, outside], percentile, axis=1)  # (N, 3)
+    n, size = x.shape[:2]
+    _, outside = _disc_pixels(size, disc)
+    # the pixels outside the disc, gathered by flat index (what a mask gives, in that order, faster),
+    # each channel's in a row of its own
+    ring = np.take(x.reshape(n, size * size, 3).transpose(0, 2, 1), outside, axis=2)
+    paper = percentile_of(ring, percentile, axis=-1)  # (N, 3)
     x /= np.maximum(paper, 8.0)[:, None, None, :]
     return gaussian_blur(x, blur, (1, 2)) if blur > 0 else x
+
+
+@cache
+def _disc_pixels(size: int, disc: float) -> tuple[np.ndarray, np.ndarray]:
+    """The flat indices of the pixels inside :func:`_disc` and of those outside it, ascending
+    (read-only, one pair per size)."""
+    mask = _disc(size, disc).ravel()
+    inside, outside = np.flatnonzero(mask), np.flatnonzero(~mask)
+    inside.flags.writeable = outside.flags.writeable = False
+    return inside, outside
 
 
 @cache
@@ -669,9 +697,10 @@ def coin_ink(
     inside, moved = _shifted_disc(size, disc, shift)
     # channels first, so the gathers copy single values and the channel sum adds whole rows
     planes = np.ascontiguousarray(paper.reshape(n, size * size, 3).transpose(0, 2, 1))
-    ref = np.asarray(reference).reshape(-1, size * size, 3).transpose(0, 2, 1)[:, :, inside]
-    # every shift at once: the disc's pixels of each coin moved by each shift, (N, 3, S, K)
-    diff = ref[:, :, None] - planes[:, :, moved]
+    ref = np.take(np.asarray(reference).reshape(-1, size * size, 3).transpose(0, 2, 1), inside, axis=2)
+    # every shift at once: the disc's pixels of each coin moved by each shift, (N, 3, S, K) (np.take
+    # gathers what fancy indexing does, twice as fast)
+    diff = ref[:, :, None] - np.take(planes, moved, axis=2)
     np.maximum(diff, 0.0, out=diff)
     # summed into C-contiguous rows: numpy then sums each disc pairwise on its own, so a coin's ink
     # does not depend on the coins read with it
@@ -720,19 +749,18 @@ def unseen_marks(
     # only the first empty coin and the window after it are compared: scale and blur just those
     paper = coin_paper(patches[first : first + 1 + window])
     after = np.arange(1, len(paper))
-    inside = _disc(paper.shape[1], COIN_DISC)
-    lightness = paper[after][:, inside].mean(axis=(1, 2))
+    inside, _ = _disc_pixels(paper.shape[1], COIN_DISC)
+    lightness = np.take(paper[1:].reshape(len(after), -1, 3), inside, axis=1).mean(axis=(1, 2))
     light = after[np.argsort(-lightness, kind="stable")[:references]]
-    # the first coin against the light ones, and each light coin against the others (its noise)
-    which, looks = np.zeros(1, int), median(paper[light], axis=0)[None]
-    if light.size > 1:
+    # the first coin against the light ones (a coin's ink does not depend on the coins read with it)
+    ink = float(coin_ink(paper[:1], median(paper[light], axis=0)[None])[0])
+    if not ink > floor:  # no mark whatever the noise: the light coins' own inks are not needed
+        return flags
+    noise = 0.0
+    if light.size > 1:  # each light coin against the others: the sheet's noise
         others = light[np.flatnonzero(~np.eye(light.size, dtype=bool)).reshape(light.size, -1) % light.size]
-        which = np.concatenate([which, light])
-        looks = np.concatenate([looks, median(paper[others], axis=1)])  # each light coin's others
-    inks = coin_ink(paper[which], looks)
-    ink = float(inks[0])
-    noise = float(median(inks[1:])) if light.size > 1 else 0.0
-    flags[first] = bool(ink > floor and ink > ratio * noise)
+        noise = float(median(coin_ink(paper[light], median(paper[others], axis=1))))
+    flags[first] = bool(ink > ratio * noise)
     return flags
 
 
@@ -816,6 +844,8 @@ def hero_evidence(
     (N*N, C) float
     """
     starred = (star_p >= level).astype(float)
+    if starred.sum() < least:  # no pattern can be whole with `least` stars: nothing to raise
+        return probs.astype(float, copy=True)
     counts = _on_map_counts(star_p.shape[0])
     ringed = np.zeros(star_p.shape, bool)
     for k, around in enumerate(_around_patterns(starred, 1.0)):
@@ -850,17 +880,56 @@ def attack_stars(
     -------
     frozenset of (row, col)
     """
+    heroes = np.argwhere(hero_p >= hero_threshold)
+    if not len(heroes):  # stars are read around heroes only
+        return frozenset()
     logs = np.log(np.maximum(star_p, LOG_FLOOR))
     patterns = attack_patterns()
     size = star_p.shape[0]
-    # per pattern and cell: mean log star probability and lowest star probability of its on-map cells
-    counts = _on_map_counts(size)
-    fit = np.stack([a.sum(axis=0) for a in _around_patterns(logs, 0.0)]) / np.maximum(counts, 1)
+    # per pattern, around each likely hero: mean log star probability and lowest star probability of
+    # the pattern's on-map cells (every pattern at once, each padded to the longest with what changes
+    # neither a sum nor a minimum; the offsets summed in order, as one pattern's alone were)
+    rows, cols = heroes[:, 0], heroes[:, 1]
+    counts = _on_map_counts(size)[:, rows, cols]
+    around = _around_heroes(logs, 0.0, 0.0, rows, cols)
+    total = around[:, 0].copy()
+    for j in range(1, around.shape[1]):
+        total += around[:, j]
+    fit = total / np.maximum(counts, 1)
     fit[counts == 0] = -np.inf
-    lowest = np.stack([a.min(axis=0) for a in _around_patterns(star_p, 1.0)])
+    lowest = _around_heroes(star_p, 1.0, np.inf, rows, cols).min(axis=1)
+    best = fit.argmax(axis=0)
     stars: set[tuple[int, int]] = set()
-    for r, c in np.argwhere(hero_p >= hero_threshold):
-        k = int(fit[:, r, c].argmax())
-        if counts[k, r, c] and lowest[k, r, c] >= level:
-            stars.update((int(r) + dr, int(c) + dc) for dr, dc in patterns[k])
+    for h, (r, c) in enumerate(heroes.tolist()):
+        k = int(best[h])
+        if counts[k, h] and lowest[k, h] >= level:
+            stars.update((r + dr, c + dc) for dr, dc in patterns[k])
     return frozenset((r, c) for r, c in stars if 0 <= r < size and 0 <= c < size)
+
+
+@cache
+def _padded_gather(size: int) -> np.ndarray:
+    """(patterns, longest, size, size): :func:`_pattern_gather`'s flat indices of every pattern's
+    offsets, padded to the longest pattern with the index one past the padded map (read-only)."""
+    reach, index, parts = _pattern_gather(size)
+    longest = max(part.stop - part.start for part in parts)
+    past = (size + 2 * reach) ** 2
+    out = np.full((len(parts), longest, size, size), past, index.dtype)
+    for k, part in enumerate(parts):
+        out[k, : part.stop - part.start] = index[part]
+    out.flags.writeable = False
+    return out
+
+
+def _around_heroes(
+    values: np.ndarray, outside: float, pad: float, rows: np.ndarray, cols: np.ndarray
+) -> np.ndarray:
+    """(patterns, longest, H): ``values`` at each pattern's offsets around the cells ``(rows, cols)``,
+    ``outside`` off the map and ``pad`` past each pattern's own offsets."""
+    size = values.shape[0]
+    reach, _, _ = _pattern_gather(size)
+    padded = np.full((size + 2 * reach) ** 2 + 1, outside, float)
+    padded[-1] = pad
+    padded[:-1].reshape(size + 2 * reach, -1)[reach:reach + size, reach:reach + size] = values
+    around: np.ndarray = padded[_padded_gather(size)[:, :, rows, cols]]
+    return around

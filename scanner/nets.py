@@ -68,9 +68,15 @@ class Model:
     #: more often than they occur (``--rare-repeat``) raised the net's prior for them by that log-ratio.
     prior_shift: Mapping[str, np.ndarray] = field(default_factory=dict)
 
-    def run(self, patches: np.ndarray, *, batch: int = NET_BATCH) -> list[np.ndarray]:
-        """Raw ONNX outputs for BGR ``uint8`` patches ``(N, h, w, 3)``, ``batch`` patches per run."""
-        x = prepare(patches, self.input_size, self.mean, self.std)
+    def run(
+        self, patches: np.ndarray, *, batch: int = NET_BATCH, gain: np.ndarray | None = None
+    ) -> list[np.ndarray]:
+        """Raw ONNX outputs for BGR ``uint8`` patches ``(N, h, w, 3)``, ``batch`` patches per run.
+
+        With ``gain`` (a sheet's :func:`paper_gain`) the patches are raw and white-balanced on the way
+        in: the same outputs as ``run(white_balance(patches, gain=gain))`` (see :func:`prepare`).
+        """
+        x = prepare(patches, self.input_size, self.mean, self.std, gain=gain)
         if len(x) <= batch:
             return list(self.session.run(None, {"input": x}))
         runs = [self.session.run(None, {"input": x[i : i + batch]}) for i in range(0, len(x), batch)]
@@ -206,10 +212,22 @@ def white_balance(
     return np.asarray(out).reshape(patches.shape)
 
 
-def prepare(patches: np.ndarray, size: tuple[int, int], mean: np.ndarray, std: np.ndarray) -> np.ndarray:
-    """BGR ``uint8`` patches ``(N, h, w, 3)`` -> normalised float32 ``(N, 3, H, W)`` for the nets."""
+def prepare(
+    patches: np.ndarray, size: tuple[int, int], mean: np.ndarray, std: np.ndarray, *,
+    gain: np.ndarray | None = None,
+) -> np.ndarray:
+    """BGR ``uint8`` patches ``(N, h, w, 3)`` -> normalised float32 ``(N, 3, H, W)`` for the nets.
+
+    ``gain`` (3,), optional: the patches are raw and white-balanced by it on the way in, bit for bit
+    ``prepare(white_balance(patches, gain=gain), ...)``, through one look-up table of the 256 byte
+    values per channel (2.3x faster than balancing and then normalising a sheet's cells).
+    """
     h, w = size
     n = patches.shape[0]
+    if gain is not None and n:
+        if patches.shape[1:3] == (h, w):
+            return _look_up(patches, _input_table(gain, mean, std))
+        patches = white_balance(patches, gain=gain)  # a resize works on the balanced pixels
     if patches.shape[1:3] != (h, w):
         patches = (
             np.stack([cv2.resize(p, (w, h), interpolation=cv2.INTER_AREA) for p in patches])
@@ -227,9 +245,37 @@ def prepare(patches: np.ndarray, size: tuple[int, int], mean: np.ndarray, std: n
     return out
 
 
+#: Every byte value in each of the three channels, (1, 1, 256, 3): what :func:`_input_table`
+#: balances and normalises once, to look each pixel up in.
+_LEVELS = np.repeat(np.arange(256, dtype=np.uint8)[None, None, :, None], 3, axis=3)
+
+
+def _input_table(gain: np.ndarray, mean: np.ndarray, std: np.ndarray) -> np.ndarray:
+    """(3, 1, 256) float32: each byte value of each channel, white-balanced by ``gain`` and normalised,
+    by :func:`white_balance` and :func:`prepare` themselves."""
+    table: np.ndarray = prepare(white_balance(_LEVELS, gain=gain), (1, 256), mean, std)[0]
+    return table
+
+
+def _look_up(patches: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """(N, h, w, 3) uint8 patches -> (N, 3, h, w) float32, each pixel's value in its channel's row of
+    :func:`_input_table`."""
+    n, h, w = patches.shape[:3]
+    planes = cv2.split(np.ascontiguousarray(patches).reshape(n * h, w, 3))
+    out = np.empty((n, 3, h * w), np.float32)
+    for c in range(3):  # straight into the channel's rows of the output (OpenCV writes a strided view)
+        got = cv2.LUT(planes[c].reshape(n, h * w), table[c], dst=out[:, c])
+        if not np.shares_memory(got, out):  # an OpenCV that made a new array instead
+            out[:, c] = got
+    return out.reshape(n, 3, h, w)
+
+
 def softmax(logits: np.ndarray, temperature: float = 1.0, shift: np.ndarray | None = None) -> np.ndarray:
-    z = logits / temperature if shift is None else logits / temperature + shift
-    z = z - z.max(axis=-1, keepdims=True)
-    e = np.exp(z)
-    p: np.ndarray = e / e.sum(axis=-1, keepdims=True)
-    return p
+    z = logits / temperature
+    if shift is not None:
+        z = z + shift
+    # in place from here: the same operations without a new array each
+    z -= z.max(axis=-1, keepdims=True)
+    np.exp(z, out=z)
+    z /= z.sum(axis=-1, keepdims=True)
+    return z

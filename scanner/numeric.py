@@ -15,7 +15,9 @@ takes medians of; the tests compare them with numpy's.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import cv2
@@ -55,33 +57,37 @@ def average_linkage_groups(points: np.ndarray, distance: float) -> np.ndarray:
     np.fill_diagonal(total, 0.0)
     size = np.ones(n)
     owner = np.arange(n)  # each point's group
+    rows = owner.copy()
     # Average linkage is reducible (a merged group is no nearer to a third than the nearer of its
     # parts), so two groups that are each other's nearest are merged, at that distance, whatever else
     # merges first: every such pair within `distance` merges in one round (26 rounds for 121 cells
     # instead of 100 merges), until the closest pair is farther; the partition is the same.
     while len(size) > 1:
         m = len(size)
+        rows = rows[:m]
         mean = total / np.outer(size, size)
-        np.fill_diagonal(mean, np.inf)
+        mean.flat[:: m + 1] = np.inf  # the diagonal
         nearest = mean.argmin(axis=1)
-        rows = np.arange(m)
-        pair = (nearest[nearest] == rows) & (mean[rows, nearest] <= distance) & (rows < nearest)
-        if not pair.any():
+        mutual = (nearest[nearest] == rows) & (mean[rows, nearest] <= distance)
+        lower = np.flatnonzero(mutual & (rows < nearest))
+        if not lower.size:
             break
-        into = rows.copy()  # the group each goes into: the lower of a pair
-        into[nearest[pair]] = rows[pair]
-        kept = into == rows
+        upper = nearest[lower]  # each merges into the lower of its pair
+        kept = np.ones(m, bool)
+        kept[upper] = False
+        first = np.flatnonzero(kept)
         number = np.cumsum(kept) - 1  # new group numbers, in the order of the kept groups
-        first = rows[kept]
-        second = np.full(first.size, m)  # m: a row and column of zeros for the groups merged with none
-        second[number[rows[pair]]] = nearest[pair]
-        padded = np.zeros((m + 1, m + 1))
-        padded[:m, :m] = total
-        summed = padded[first] + padded[second]
-        total = summed[:, first] + summed[:, second]
-        size = np.append(size, 0.0)
-        size = size[first] + size[second]
-        owner = number[into][owner]
+        merged = number[lower]
+        # a merged group's sums are its parts' (rows first, then columns); the others' are kept as they
+        # are, where a sum with a row of zeros did the same before
+        summed = total[first]
+        summed[merged] += total[upper]
+        total = summed[:, first]
+        total[:, merged] += summed[:, upper]
+        size[lower] += size[upper]
+        size = size[first]
+        number[upper] = merged
+        owner = number[owner]
     _, first, groups = np.unique(owner, return_index=True, return_inverse=True)
     rank = np.empty(len(first), int)
     rank[np.argsort(first, kind="stable")] = np.arange(1, len(first) + 1)
@@ -102,18 +108,15 @@ def gaussian_blur(x: np.ndarray, sigma: float, axes: Sequence[int], truncate: fl
     -------
     Array of `x`'s shape and float dtype (each axis pass is summed in float64 and stored as that dtype).
     """
-    radius = int(truncate * float(sigma) + 0.5)
-    taps = np.arange(-radius, radius + 1, dtype=np.float64)
-    weights = np.exp(-0.5 / (float(sigma) ** 2) * taps**2)
-    weights /= weights.sum()
+    weights = _gaussian_weights(float(sigma), float(truncate))
+    radius = len(weights) // 2
     out = np.asarray(x)
     dtype = out.dtype if np.issubdtype(out.dtype, np.floating) else np.dtype(np.float64)
     for axis in axes:
-        pre, length = int(np.prod(out.shape[:axis])), out.shape[axis]
-        post = int(np.prod(out.shape[axis + 1 :]))
+        pre, length = math.prod(out.shape[:axis]), out.shape[axis]
+        post = math.prod(out.shape[axis + 1 :])
         if length > radius and pre * post > 0:
-            out = _blur_along(out.astype(np.float64).reshape(pre, length, post), weights).reshape(out.shape)
-            out = out.astype(dtype)
+            out = _blur_along(out.reshape(pre, length, post), weights, dtype).reshape(out.shape)
             continue
         pad = [(0, 0)] * out.ndim
         pad[axis] = (radius, radius)
@@ -128,15 +131,37 @@ def gaussian_blur(x: np.ndarray, sigma: float, axes: Sequence[int], truncate: fl
     return out
 
 
-def _blur_along(x: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """(P, L, Q) float64 convolved with `weights` along L, edges reflected (``cv2.BORDER_REFLECT``, the
-    edge sample repeated): OpenCV's separable filter, 4x faster on a sheet's coins than summing shifted
-    copies; stored as float32 the two agree bit for bit (the tests check)."""
+@cache
+def _gaussian_weights(sigma: float, truncate: float) -> np.ndarray:
+    """The normalised Gaussian taps of :func:`gaussian_blur`, ``truncate * sigma`` each way (read-only)."""
+    radius = int(truncate * sigma + 0.5)
+    taps = np.arange(-radius, radius + 1, dtype=np.float64)
+    weights = np.exp(-0.5 / (sigma**2) * taps**2)
+    weights /= weights.sum()
+    weights.flags.writeable = False
+    return weights
+
+
+def _blur_along(x: np.ndarray, weights: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """(P, L, Q) convolved with `weights` along L in float64 and stored as `dtype`, edges reflected
+    (``cv2.BORDER_REFLECT``, the edge sample repeated): OpenCV's separable filter, 4x faster on a
+    sheet's coins than summing shifted copies; stored as float32 the two agree bit for bit (the tests
+    check). OpenCV widens float32 pixels to its float64 sums itself, exactly as a copy would."""
     one = np.ones(1)
+    src = x if x.dtype in (np.float32, np.float64) else x.astype(np.float64)
     if x.shape[2] <= 4:  # a few channels: one image of P rows, filtered along its width
-        return np.asarray(cv2.sepFilter2D(x, cv2.CV_64F, weights, one, borderType=cv2.BORDER_REFLECT))
-    return np.stack([cv2.sepFilter2D(image, cv2.CV_64F, one, weights, borderType=cv2.BORDER_REFLECT)
-                     for image in x])
+        out = cv2.sepFilter2D(src, cv2.CV_64F, weights, one, borderType=cv2.BORDER_REFLECT)
+        return np.asarray(out).astype(dtype, copy=False)
+    # else the P images side by side, one image of L rows filtered along its height (each column is
+    # filtered on its own, so the numbers are those of one image at a time); one copy each way
+    p, length, q = x.shape
+    lanes = np.empty((length, p, q), np.float64)
+    lanes[...] = src.transpose(1, 0, 2)
+    filtered = cv2.sepFilter2D(lanes.reshape(length, p * q), cv2.CV_64F, one, weights,
+                               borderType=cv2.BORDER_REFLECT)
+    result = np.empty((p, length, q), dtype)
+    result[...] = np.asarray(filtered).reshape(length, p, q).transpose(1, 0, 2)
+    return result
 
 
 def median(values: ArrayLike, axis: int | None = None) -> Any:
@@ -202,8 +227,8 @@ def percentile(values: ArrayLike, q: float, axis: int | None = None) -> Any:
     a = np.asarray(values)
     if axis is None:
         a, axis = a.ravel(), 0
-    a = np.moveaxis(a, axis, 0)
-    n = a.shape[0]
+    axis = axis % a.ndim  # partitioned along its own axis: fastest when that is the last
+    n = a.shape[axis]
     virtual = (n - 1) * float(np.true_divide(q, 100))
     if 0.0 <= virtual < n - 1:
         lo = int(np.floor(virtual))
@@ -211,8 +236,8 @@ def percentile(values: ArrayLike, q: float, axis: int | None = None) -> Any:
     else:  # at or past an end: that end's value
         lo = hi = 0 if virtual < 0.0 else n - 1
         gamma = 0.0
-    part = np.partition(a, sorted({0, n - 1, lo, hi}), axis=0)
-    below, above = part[lo], part[hi]
+    part = np.partition(a, sorted({0, n - 1, lo, hi}), axis=axis)
+    below, above = np.take(part, lo, axis=axis), np.take(part, hi, axis=axis)
     diff = above - below
     # numpy's interpolation, step for step: from the lower value, or from the upper one at or past
     # half-way (so that the upper end is exact)
@@ -220,7 +245,7 @@ def percentile(values: ArrayLike, q: float, axis: int | None = None) -> Any:
     if gamma >= 0.5:
         out = np.asarray(np.subtract(above, diff * (1 - gamma), dtype=out.dtype, casting="unsafe"))
     if np.issubdtype(a.dtype, np.inexact):
-        nan = np.isnan(part[n - 1])
+        nan = np.isnan(np.take(part, n - 1, axis=axis))
         if out.ndim == 0:
             out = np.asarray(np.nan, dtype=out.dtype) if nan else out
         else:

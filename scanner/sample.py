@@ -97,16 +97,12 @@ def edge_strips(canonical: np.ndarray) -> EdgeStrips:
     p, o = CANON_PPC, _ORIGIN
     a0 = (p - EDGE_ALONG) // 2  # offset of the strip along its edge, from the cell corner
     h = EDGE_ACROSS // 2
-    vert = np.empty((SIZE, SIZE - 1, EDGE_ACROSS, EDGE_ALONG, 3), dtype=np.uint8)
-    horiz = np.empty((SIZE - 1, SIZE, EDGE_ACROSS, EDGE_ALONG, 3), dtype=np.uint8)
-    for r in range(SIZE):
-        for c in range(SIZE - 1):
-            x = o + (c + 1) * p
-            y = o + r * p + a0
-            vert[r, c] = canonical[y : y + EDGE_ALONG, x - h : x + h].transpose(1, 0, 2)
-    for r in range(SIZE - 1):
-        for c in range(SIZE):
-            y = o + (r + 1) * p
-            x = o + c * p + a0
-            horiz[r, c] = canonical[y - h : y + h, x : x + EDGE_ALONG]
+    # Every strip of a direction at once: the band of the canonical image the strips lie in, cut into
+    # cell-sized blocks, each block's strip its first rows and columns (no Python loop over strips).
+    band = canonical[o + a0 : o + a0 + SIZE * p, o + p - h : o + p - h + (SIZE - 1) * p]
+    blocks = band.reshape(SIZE, p, SIZE - 1, p, 3)[:, :EDGE_ALONG, :, :EDGE_ACROSS]
+    vert = np.ascontiguousarray(blocks.transpose(0, 2, 3, 1, 4))  # (r, c, across, along, 3)
+    band = canonical[o + p - h : o + p - h + (SIZE - 1) * p, o + a0 : o + a0 + SIZE * p]
+    blocks = band.reshape(SIZE - 1, p, SIZE, p, 3)[:, :EDGE_ACROSS, :, :EDGE_ALONG]
+    horiz = np.ascontiguousarray(blocks.transpose(0, 2, 1, 3, 4))
     return EdgeStrips(vertical=vert, horizontal=horiz)

@@ -166,6 +166,35 @@ def test_prepare_normalises_and_reorders_like_the_manifest_says(size: tuple[int,
     assert np.allclose(x, expected, atol=1e-5)
 
 
+@pytest.mark.parametrize(("size", "into"), [((32, 32), (32, 32)), ((16, 32), (16, 32)), ((40, 40), (32, 32))])
+def test_prepare_with_a_gain_is_balancing_first_bit_for_bit(
+    size: tuple[int, int], into: tuple[int, int]
+) -> None:
+    rng = np.random.default_rng(2)
+    patches = rng.integers(0, 256, (9, *size, 3), dtype=np.uint8)
+    patches[0] = 255  # saturates where the gain is over 1
+    mean, std = np.array([0.7, 0.75, 0.8], np.float32), np.array([0.15, 0.14, 0.13], np.float32)
+    for gain in (np.array([1.7, 0.6, 1.1], np.float32), paper_gain(patches)):
+        expected = prepare(white_balance(patches, gain=gain), into, mean, std)
+        got = prepare(patches, into, mean, std, gain=gain)
+        assert got.dtype == np.float32 and got.flags.c_contiguous
+        assert np.array_equal(got, expected)
+    empty = prepare(patches[:0], into, mean, std, gain=np.ones(3, np.float32))
+    assert empty.shape == (0, 3, *into)
+
+
+def test_nets_read_raw_patches_with_a_gain_as_balanced_ones(models: Models, rendered: Rendered) -> None:
+    _, cells, _, strips = rendered
+    gain = paper_gain(cells)
+    flat = cells.reshape(-1, *cells.shape[2:])
+    raw = models.cell.run(flat, gain=gain)
+    balanced = models.cell.run(white_balance(flat, gain=gain))
+    assert all(np.array_equal(a, b) for a, b in zip(raw, balanced, strict=True))
+    edges = strips["horizontal"].reshape(-1, *strips["horizontal"].shape[-3:])
+    expected = read_edges(models, white_balance(edges, gain=gain))
+    assert np.array_equal(read_edges(models, edges, gain=gain), expected)
+
+
 def test_one_paper_gain_balances_as_the_reference_does(rendered: Rendered) -> None:
     _, cells, coins, _ = rendered
     gain = paper_gain(cells)
@@ -293,9 +322,9 @@ def test_reading_only_the_strips_the_pieces_need_reads_the_sheet_as_all_strips(
     sent: list[int] = []
     real = classify.read_edges
 
-    def counted(m: Models, s: np.ndarray) -> np.ndarray:
+    def counted(m: Models, s: np.ndarray, *, gain: np.ndarray | None = None) -> np.ndarray:
         sent.append(len(s))
-        return real(m, s)
+        return real(m, s, gain=gain)
 
     monkeypatch.setattr(classify, "read_edges", counted)
     def reading(every_edge: bool) -> SheetReading:

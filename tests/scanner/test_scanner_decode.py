@@ -75,7 +75,7 @@ def test_classify_sheet_doubts_the_ruins_icon_read_as_farm(monkeypatch: pytest.M
         probs[r * 11 + c] = 0.001
         probs[r * 11 + c, FARM] = 0.993
     monkeypatch.setattr(classify, "classify_cells",
-                        lambda models, patches: (probs, np.zeros(121), np.eye(121, 8)))
+                        lambda models, patches, gain=None: (probs, np.zeros(121), np.eye(121, 8)))
     cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
     decoded = classify.classify_sheet(cells, "A", adapt=False, decode=True)
     plain = classify.classify_sheet(cells, "A", adapt=False, decode=False)
@@ -95,9 +95,10 @@ def test_a_track_marked_from_end_to_end_is_doubted() -> None:
 def test_classify_sheet_doubts_a_crowded_track(monkeypatch: pytest.MonkeyPatch, decode: bool) -> None:
     # 13 coins look marked and alike, the last looks like something else: the print
     look = np.array([[1.0, 0.0]] * 13 + [[0.0, 1.0]])
-    monkeypatch.setattr(classify, "read_coins", lambda models, patches: (np.array([F] * 14), look))
+    monkeypatch.setattr(classify, "read_coins", lambda models, patches, gain=None: (np.array([F] * 14), look))
     monkeypatch.setattr(classify, "classify_cells",
-                        lambda models, patches: (np.full((121, 8), 1 / 8), np.zeros(121), np.eye(121, 8)))
+                        lambda models, patches, gain=None: (np.full((121, 8), 1 / 8), np.zeros(121),
+                                                            np.eye(121, 8)))
     cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
     coins = np.full((14, PATCH, PATCH, 3), 235, np.uint8)
     sheet = classify.classify_sheet(cells, "A", coin_patches=coins, adapt=False, decode=decode)
@@ -186,7 +187,9 @@ def test_classify_sheet_reads_a_hero_from_its_stars(monkeypatch: pytest.MonkeyPa
     probs[:, TERRAIN_CLASSES.index("village")] = 0.8
     probs[:, HERO] = 0.08
 
-    def fixed_cells(models: object, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def fixed_cells(
+        models: object, patches: np.ndarray, *, gain: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return probs, _star_map([*plus, (0, 10)]).ravel(), np.eye(121, 8)
 
     monkeypatch.setattr(classify, "classify_cells", fixed_cells)
@@ -217,6 +220,25 @@ def test_a_doubtful_cell_follows_the_cells_drawn_like_it() -> None:
     assert np.array_equal(out[9], probs[9])
     # a lone misreading in a group is outvoted, but the group's confident cells stay confident
     assert out[:4, 0].min() > 0.9 and out[4:8, 1].min() > 0.9
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_groups_are_pooled_each_on_its_own(seed: int) -> None:
+    """Every group at once gives, to the last digit, what pooling each group alone gives."""
+    rng = np.random.default_rng(seed)
+    probs = rng.dirichlet(np.full(8, rng.uniform(0.05, 2.0)), 121)
+    probs[rng.random(121) < 0.3] = np.eye(8)[0]  # sure cells: log 0 and the floor
+    cuts = np.sort(rng.choice(np.arange(1, 121), size=int(rng.integers(1, 30)), replace=False))
+    parts = np.split(rng.permutation(121), cuts)
+    groups = tuple(sorted(tuple(sorted(int(i) for i in g)) for g in parts if len(g) >= 2))
+    expected = probs.copy()
+    for g in groups:
+        alone = adapt_to_sheet(probs[list(g)], np.zeros((len(g), 2)), np.ones(len(g), bool),
+                               groups=(tuple(range(len(g))),))
+        expected[list(g)] = alone
+    got = adapt_to_sheet(probs, np.zeros((121, 2)), np.ones(121, bool), groups=groups)
+    assert np.array_equal(got, expected)
+    assert not np.array_equal(got, probs)
 
 
 def test_a_cell_alone_in_its_group_keeps_the_nets_reading() -> None:

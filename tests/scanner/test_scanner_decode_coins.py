@@ -140,7 +140,9 @@ def test_coin_ink_equals_the_rolled_definition_coin_by_coin(shift: int) -> None:
 
 def test_classify_sheet_reports_an_unseen_mark_as_a_doubtful_coin(monkeypatch: pytest.MonkeyPatch) -> None:
     # the net reads every coin as a confident empty, but the first two coins carry a mark
-    def confident_empty(models: object, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def confident_empty(
+        models: object, patches: np.ndarray, *, gain: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         return np.tile([0.98, 0.01, 0.01], (len(patches), 1)), np.zeros((len(patches), 4))
 
     monkeypatch.setattr(classify, "read_coins", confident_empty)
@@ -206,7 +208,8 @@ def test_classify_sheet_reads_a_print_the_net_calls_marked_by_its_own_coins(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     every_coin_filled = np.tile([0.02, 0.95, 0.03], (14, 1))
-    monkeypatch.setattr(classify, "read_coins", lambda models, patches: (every_coin_filled, _looks(3)))
+    monkeypatch.setattr(classify, "read_coins",
+                        lambda models, patches, gain=None: (every_coin_filled, _looks(3)))
     cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
     reading = classify.classify_sheet(cells, "A", coin_patches=_track(3))
     assert reading.coins == 3
@@ -250,7 +253,7 @@ def test_marks_look_alike_below_the_level_only() -> None:
 def test_classify_sheet_reports_twin_marks_of_different_kinds(monkeypatch: pytest.MonkeyPatch) -> None:
     probs = np.tile([0.98, 0.01, 0.01], (14, 1))
     probs[:3] = [[0.0, 0.93, 0.07], [0.0, 0.17, 0.83], [0.0, 0.95, 0.05]]  # seed 7050029's first coins
-    monkeypatch.setattr(classify, "read_coins", lambda models, patches: (probs, _marks([1, 1, 1])))
+    monkeypatch.setattr(classify, "read_coins", lambda models, patches, gain=None: (probs, _marks([1, 1, 1])))
     cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
     reading = classify.classify_sheet(cells, "A", coin_patches=_track(3))
     # the best guess follows the twins (the net alone: 2 filled, 1 crossed), and stays a doubt
@@ -286,7 +289,8 @@ def test_classify_sheet_clears_a_half_known_twin(monkeypatch: pytest.MonkeyPatch
     probs[:3] = [[0.0, 0.95, 0.05], [0.02, 0.58, 0.40], [0.0, 0.96, 0.04]]
     cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
     for kinds, doubts in (([1, 1, 1], ()), ([1, 2, 1], (1,))):
-        monkeypatch.setattr(classify, "read_coins", lambda models, patches, k=kinds: (probs, _marks(k)))
+        monkeypatch.setattr(classify, "read_coins",
+                            lambda models, patches, k=kinds, gain=None: (probs, _marks(k)))
         reading = classify.classify_sheet(cells, "A", coin_patches=_track(3))
         assert (reading.coins, reading.spent) == (3, 0)
         assert reading.doubtful_coins == doubts

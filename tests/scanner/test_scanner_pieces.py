@@ -77,6 +77,41 @@ def test_outlines_split_touching_pieces_and_a_missing_outline_merges_them() -> N
     assert merged[2, 2] == merged[2, 5]
 
 
+def _flood_fill(cells: np.ndarray, h: np.ndarray, v: np.ndarray, threshold: float) -> np.ndarray:
+    """Pieces as the definition says, cell by cell: numbered in row-major order of first cells."""
+    rows, cols = cells.shape
+    labels = np.zeros((rows, cols), int)
+    for start in zip(*np.nonzero(cells), strict=True):
+        if labels[start]:
+            continue
+        labels[start] = number = labels.max() + 1
+        stack = [start]
+        while stack:
+            r, c = stack.pop()
+            steps = [((r + 1, c), h[r, c] if r + 1 < rows else 1.0), ((r - 1, c), h[r - 1, c] if r else 1.0),
+                     ((r, c + 1), v[r, c] if c + 1 < cols else 1.0), ((r, c - 1), v[r, c - 1] if c else 1.0)]
+            for (nr, nc), edge in steps:
+                # an unread (NaN) edge is crossed, as no outline
+                inside = 0 <= nr < rows and 0 <= nc < cols
+                if inside and cells[nr, nc] and not labels[nr, nc] and not edge >= threshold:
+                    labels[nr, nc] = number
+                    stack.append((nr, nc))
+    return labels
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_pieces_are_the_flood_fill_of_the_open_edges(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    shape = (11, 11) if seed % 4 else tuple(int(n) for n in rng.integers(1, 13, 2))
+    cells = rng.random(shape) < (1.0 if seed % 5 == 0 else rng.uniform(0.2, 1.0))
+    h, v = rng.random((shape[0] - 1, shape[1])), rng.random((shape[0], shape[1] - 1))
+    h[rng.random(h.shape) < 0.1] = np.nan
+    threshold = float(rng.uniform(0.2, 0.9))
+    labels = find_pieces(cells, h, v, threshold=threshold)
+    assert labels.shape == shape and labels.dtype == int
+    assert np.array_equal(labels, _flood_fill(cells, h, v, threshold))
+
+
 def test_every_card_shape_allows_exactly_the_terrains_of_its_cards() -> None:
     table = shape_terrains()
     hamlet_big = normalise(EXPLORE["Hamlet"].shapes[1].cells)
@@ -211,13 +246,15 @@ def test_classify_sheet_corrects_a_cell_by_its_outlined_piece(
     _outline(HAMLET, h, v)
     outlines = np.concatenate([h.ravel(), v.ravel()])  # one run, in the order the strips are given
 
-    def fixed_cells(models: object, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def fixed_cells(
+        models: object, patches: np.ndarray, *, gain: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return _probs(reading), np.zeros(121), np.eye(121, 8)
 
     sent: list[np.ndarray] = []
 
-    def fake_edges(models: object, strips: np.ndarray) -> np.ndarray:
-        sent.append(strips[:, 0, 0, 0].astype(int))  # each strip carries its number (paper gain 1)
+    def fake_edges(models: object, strips: np.ndarray, *, gain: np.ndarray | None = None) -> np.ndarray:
+        sent.append(strips[:, 0, 0, 0].astype(int))  # each strip carries its number
         return np.asarray(outlines[sent[-1]])
 
     monkeypatch.setattr(classify, "classify_cells", fixed_cells)
@@ -316,10 +353,12 @@ def test_a_largest_card_shape_of_one_drawn_cell_and_empty_ones_is_outlined_as_re
 
 
 def test_a_sheet_read_all_empty_sends_no_strip_to_the_edge_net(monkeypatch: pytest.MonkeyPatch) -> None:
-    def empty_cells(models: object, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def empty_cells(
+        models: object, patches: np.ndarray, *, gain: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return _probs({}), np.zeros(121), np.eye(121, 8)
 
-    def no_net(models: object, strips: np.ndarray) -> np.ndarray:
+    def no_net(models: object, strips: np.ndarray, *, gain: np.ndarray | None = None) -> np.ndarray:
         raise AssertionError(f"{len(strips)} strips sent")
 
     monkeypatch.setattr(classify, "classify_cells", empty_cells)
