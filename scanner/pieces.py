@@ -32,9 +32,6 @@ from scanner.constants import LOG_FLOOR, OUTLINE_THRESHOLD, PIECE_FLOOR, PIECE_W
 
 __all__ = ["edges_near_pieces", "edges_to_read", "find_pieces", "piece_evidence", "shape_terrains"]
 
-_STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
-
-
 @cache
 def shape_terrains() -> dict[Shape, frozenset[Terrain]]:
     """Every shape a card lets a player outline as one piece, in every orientation, and the terrains
