@@ -354,8 +354,8 @@ def classify_sheet(
     coin_conf = np.zeros(0)
     doubtful_coins: tuple[int, ...] = ()
     if coin_patches is not None:
-        coin_p, coin_f = read_coins(m, coin_patches, gain=gain)
-        coins_balanced = white_balance(coin_patches, gain=gain)  # what the coin doubts look at
+        coins_balanced = white_balance(coin_patches, gain=gain)  # the net and the coin doubts read it
+        coin_p, coin_f = read_coins(m, coins_balanced)
         cls, coin_conf, unsure_coins = read_coin_track(coin_p, coin_f, coins_balanced, decode=decode)
         states = tuple(COIN_CLASSES[k] for k in cls)
         coins = states.count("filled")
