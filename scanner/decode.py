@@ -796,12 +796,19 @@ def _around_patterns(values: np.ndarray, outside: float) -> list[np.ndarray]:
     """For every attack pattern (:func:`attack_patterns` order), (len(pattern), N, N): for every cell,
     ``values`` at each of the pattern's offsets from it, and ``outside`` where the offset falls off the
     map (hits past the edge are not drawn)."""
-    size = values.shape[0]
-    reach, index, parts = _pattern_gather(size)
-    padded = np.full((size + 2 * reach, size + 2 * reach), outside, float)
-    padded[reach:reach + size, reach:reach + size] = values
-    gathered = padded.ravel()[index]  # all offsets of all patterns in one gather
+    reach, index, parts = _pattern_gather(values.shape[0])
+    gathered = _padded_map(values, reach, outside, outside)[index]  # all offsets of all patterns at once
     return [gathered[part] for part in parts]
+
+
+def _padded_map(values: np.ndarray, reach: int, outside: float, pad: float) -> np.ndarray:
+    """``values`` (size, size) framed by ``reach`` cells of ``outside`` all round, flat, with one more
+    entry ``pad`` at the end (where :func:`_padded_gather` points past a pattern's own offsets)."""
+    size = values.shape[0]
+    flat = np.full((size + 2 * reach) ** 2 + 1, outside, float)
+    flat[-1] = pad
+    flat[:-1].reshape(size + 2 * reach, -1)[reach:reach + size, reach:reach + size] = values
+    return flat
 
 
 @cache
@@ -928,8 +935,5 @@ def _around_heroes(
     ``outside`` off the map and ``pad`` past each pattern's own offsets."""
     size = values.shape[0]
     reach, _, _ = _pattern_gather(size)
-    padded = np.full((size + 2 * reach) ** 2 + 1, outside, float)
-    padded[-1] = pad
-    padded[:-1].reshape(size + 2 * reach, -1)[reach:reach + size, reach:reach + size] = values
-    around: np.ndarray = padded[_padded_gather(size)[:, :, rows, cols]]
+    around: np.ndarray = _padded_map(values, reach, outside, pad)[_padded_gather(size)[:, :, rows, cols]]
     return around
