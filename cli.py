@@ -1658,8 +1658,9 @@ def _print_live(console: Console, event: Event, cards: Sequence[ScoringCard], se
     if verdict is not None:
         if verdict and verdict.sheet is not None:
             console.print(f"  {verdict.outcome.value}: {score_line(verdict, cards, season)}", markup=False)
-            if verdict.message():  # settled, or allowed despite doubts: why (the JSON names every cell)
-                console.print(f"  {verdict.message(SHOWN_CELLS)}", markup=False)
+            why = verdict.message(SHOWN_CELLS)  # settled, or allowed despite doubts (JSON: every cell)
+            if why:
+                console.print(f"  {why}", markup=False)
             for warning in sheet_warnings(verdict.sheet):  # as score says them (side C and D positions)
                 console.print(f"  warning: {warning}", markup=False)
         else:

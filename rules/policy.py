@@ -264,8 +264,9 @@ class Verdict:
             return out
         return None
 
-    def said(self, most: int = SHOWN_CELLS) -> str:
-        """The stake as a terminal line shows it: at most `most` doubtful cells named, the rest counted."""
+    def said(self, most: int | None = SHOWN_CELLS) -> str:
+        """The stake as a terminal line shows it: at most `most` doubtful cells named, the rest counted
+        (None: all named, the stake itself)."""
         named = cells_text(self.doubtful)
         if not named:
             return self.stake
@@ -284,7 +285,7 @@ class Verdict:
                 parts.append(_suspect_clause(self.suspect))
             return "scored the most likely reading despite " + "; ".join(parts)
         if self.outcome is Outcome.REFUSED:
-            return self.said(most) if most is not None else self.stake
+            return self.said(most)
         return ""
 
 

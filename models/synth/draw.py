@@ -15,7 +15,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from models.synth.icons import circle_path, ellipse, icon_paths, varied_icon
+from models.synth.icons import circle_path, ellipse, icon_paths, turning, varied_icon
 from models.synth.ink import Layout
 from models.synth.strokes import Canvas, Layer, clip_segment, jitter_path
 from models.synth.style import CoinCross, DrawStyle, Hand, TerrainLook
@@ -508,7 +508,7 @@ def coin_marks(
 def cross_strokes(c0: np.ndarray, rad: float, cross: CoinCross, rng: np.random.Generator) -> list[np.ndarray]:
     """The strokes of one X over a coin of radius `rad` at `c0` (cell units), drawn as `cross` says."""
     turn = np.deg2rad(cross.tilt + rng.normal(0, 4))
-    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    rot = turning(turn)
     # each arm its own length: top-left, bottom-right, top-right, bottom-left
     arms = np.array([(-1, -1), (1, 1), (1, -1), (-1, 1)], float)
     ends = c0 + (arms * rad * cross.reach * rng.uniform(0.85, 1.15, (4, 1))) @ rot.T
@@ -552,7 +552,7 @@ def _box(c0: np.ndarray, rad: float, rng: np.random.Generator) -> tuple[list[Pat
     """A square drawn round (or over) the coin, slightly turned."""
     h = rad * rng.uniform(0.75, 1.0)
     turn = rng.normal(0, 0.12)
-    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    rot = turning(turn)
     corners = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1), (-1, -1)], float) * h
     return [c0 + corners @ rot.T + rng.normal(0, rad * 0.04, (5, 2))], []
 

@@ -24,6 +24,11 @@ def circle_path(cx: float, cy: float, r: float, n: int = 14, bump: float = 0.0, 
     return np.stack([cx + rr * np.cos(t), cy + rr * np.sin(t)], 1)
 
 
+def turning(angle: float) -> np.ndarray:
+    """The 2x2 matrix turning points by `angle` radians (``points @ turning(a).T``)."""
+    return np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+
+
 def _wave(x0: float, x1: float, y: float, amp: float, periods: float, n: int = 16) -> Path:
     x = np.linspace(x0, x1, n)
     return np.stack([x, y + amp * np.sin((x - x0) / (x1 - x0) * periods * 2 * np.pi)], 1)
@@ -205,7 +210,7 @@ def _farm_wheat(rng: np.random.Generator) -> list[Path]:
             for side in (-1, 1):
                 e = ellipse(0, 0, 0.05 * g, 0.017 * g, n=10)
                 a = np.deg2rad(-side * 55)
-                rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+                rot = turning(a)
                 paths.append(e @ rot.T + (x + side * 0.035 * g, y))
     return paths
 
@@ -613,7 +618,7 @@ def varied_icon(terrain: str, variant: str, rng: np.random.Generator) -> list[Pa
     for centre in centres:
         s = rng.uniform(*VARY_SCALE) * shrink
         ang = np.deg2rad(rng.uniform(-VARY_TILT, VARY_TILT))
-        rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
+        rot = turning(ang)
         out += [((p - 0.5) @ rot.T) * s + centre for p in icon_paths(terrain, variant, rng)]
     if rng.random() < VARY_OVERDRAW:
         # players go over some lines a second time, never quite on the first line
