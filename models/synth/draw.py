@@ -18,7 +18,7 @@ import numpy as np
 from models.synth.icons import circle_path, ellipse, icon_paths, turning, varied_icon
 from models.synth.ink import Layout
 from models.synth.strokes import Canvas, Layer, clip_segment, jitter_path
-from models.synth.style import CoinCross, DrawStyle, Hand, TerrainLook
+from models.synth.style import FILLED_COIN_MARKS, FILLED_CROSS_REACH, CoinCross, DrawStyle, Hand, TerrainLook
 from rules.grid import SIZE as GRID_SIZE
 from rules.grid import Cell
 from scanner.geometry import geometry
@@ -459,7 +459,8 @@ def coin_marks(
     paths: list[np.ndarray] = []
     polys: list[np.ndarray] = []
     # a solidly blacked-out coin would hide the cross: such players just cross spent coins out
-    if state == 1 or (style.coin_cross_fill and style.coin_mark != "solid"):
+    marked = state == 1 or (style.coin_cross_fill and style.coin_mark != "solid")
+    if marked:
         mark = style.coin_mark
         if mark == "scribble":
             k = int(rng.integers(7, 12))
@@ -501,17 +502,32 @@ def coin_marks(
             crosses.append(np.array([(cx - e, cy - e), (cx + e, cy + e)]))
             crosses.append(np.array([(cx + e, cy - e), (cx - e, cy + e)]))
         else:
-            crosses = cross_strokes(c0, rad, style.coin_cross, rng)
+            filled = marked and style.coin_mark in FILLED_COIN_MARKS
+            least = FILLED_CROSS_REACH * geo.coin_radius if filled else 0.0
+            crosses = cross_strokes(c0, rad, style.coin_cross, rng, least=least)
     return paths, polys, crosses
 
 
-def cross_strokes(c0: np.ndarray, rad: float, cross: CoinCross, rng: np.random.Generator) -> list[np.ndarray]:
-    """The strokes of one X over a coin of radius `rad` at `c0` (cell units), drawn as `cross` says."""
+def cross_strokes(
+    c0: np.ndarray, rad: float, cross: CoinCross, rng: np.random.Generator, *, least: float = 0.0
+) -> list[np.ndarray]:
+    """The strokes of one X over a coin of radius `rad` at `c0` (cell units), drawn as `cross` says.
+
+    Every arm's end lies at least `least` (cell units) out along both axes of the X, as ``reach`` is
+    counted: over a filled gain mark a short X would look like the fill's own stroke ends, so there
+    the X runs past the rim. Such a hand's reach, from its least to its widest, is then spread over
+    `least` to its widest instead (a hand crossing small crosses small, but past the rim).
+    """
     turn = np.deg2rad(cross.tilt + rng.normal(0, 4))
     rot = turning(turn)
+    reach = cross.reach
+    if least > 0:
+        low = least / rad
+        top = max(low, 1.45)
+        reach = low + (top - low) * float(np.clip((reach - 0.6) / 0.85, 0, 1))
     # each arm its own length: top-left, bottom-right, top-right, bottom-left
     arms = np.array([(-1, -1), (1, 1), (1, -1), (-1, 1)], float)
-    ends = c0 + (arms * rad * cross.reach * rng.uniform(0.85, 1.15, (4, 1))) @ rot.T
+    ends = c0 + (arms * np.maximum(rad * reach * rng.uniform(0.85, 1.15, (4, 1)), least)) @ rot.T
     a, b, c, d = ends
     if cross.strokes == "one":  # down one diagonal, up the side, down the other without lifting
         return [np.array([a, b, c, d])]
@@ -564,8 +580,42 @@ def _star(c0: np.ndarray, rad: float, rng: np.random.Generator) -> tuple[list[Pa
     return [c0 + r * np.stack([np.cos(t), np.sin(t)], 1) + rng.normal(0, rad * 0.04, (6, 2))], []
 
 
+def _overhatch(c0: np.ndarray, rad: float, rng: np.random.Generator) -> tuple[list[Path], list[Path]]:
+    """A quick hatch over the coin whose stroke ends overshoot its rim, sometimes in one zigzag stroke."""
+    ang = rng.uniform(0, np.pi)
+    d = np.array([np.cos(ang), np.sin(ang)])
+    nrm = np.array([-d[1], d[0]])
+    r = rad * rng.uniform(0.8, 0.95)
+    lines = []
+    for k in np.arange(-r * 0.9, r * 0.9, rad * rng.uniform(0.22, 0.35)):
+        half = np.sqrt(max(r * r - k * k, 0.0))
+        # each end its own overshoot: out past the rim, most at the coin's shoulders
+        a, b = (half + rad * rng.uniform(0.05, 0.35, 2)) * np.array([-1.0, 1.0])
+        lines.append(c0 + nrm * k + np.outer([a, b], d))
+    if rng.random() < 0.4:  # back and forth without lifting
+        return [np.vstack([ln[::-1] if i % 2 else ln for i, ln in enumerate(lines)])], []
+    return lines, []
+
+
+def _overscribble(c0: np.ndarray, rad: float, rng: np.random.Generator) -> tuple[list[Path], list[Path]]:
+    """A scribble over the coin whose turns overshoot its rim, at any angle."""
+    k = int(rng.integers(7, 12))
+    t = np.linspace(-1, 1, k)
+    span, amp = rad * rng.uniform(0.9, 1.2), rad * rng.uniform(0.95, 1.2)
+    pts = np.stack([span * t, np.where(np.arange(k) % 2 == 0, -1, 1) * amp * np.sqrt(1 - t**2 * 0.6)], 1)
+    return [c0 + pts @ turning(rng.uniform(0, np.pi)).T + rng.normal(0, rad * 0.04, pts.shape)], []
+
+
 #: The gain marks only training hands draw (:data:`models.synth.style.TRAIN_ONLY_COIN_MARKS`).
-_MORE_COIN_MARKS = {"circled": _circled, "dot": _dot, "spiral": _spiral, "box": _box, "star": _star}
+_MORE_COIN_MARKS = {
+    "circled": _circled,
+    "dot": _dot,
+    "spiral": _spiral,
+    "box": _box,
+    "star": _star,
+    "overhatch": _overhatch,
+    "overscribble": _overscribble,
+}
 
 
 def _marks_of(

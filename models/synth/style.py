@@ -56,7 +56,17 @@ COIN_MARKS = {"train": ("scribble", "solid", "hatch", "tick", "halfmoon"), "eval
 #: Gain marks only training hands draw (half of them, instead of one of ``COIN_MARKS["train"]``, which
 #: the params hand draws too): marks reaching past the coin (a loop round it, a box) and marks leaving
 #: most of it bare (a dot, a spiral, a star), so that a cross over a mark of any shape is still a cross.
-TRAIN_ONLY_COIN_MARKS = ("circled", "dot", "spiral", "box", "star")
+#: The last two are a hatch and a scribble whose stroke ends overshoot the coin's rim, as a quick
+#: marker fill does: seen as gained, so that ends sticking out past a filled coin do not read as a cross.
+TRAIN_ONLY_COIN_MARKS = ("circled", "dot", "spiral", "box", "star", "overhatch", "overscribble")
+#: Gain marks that fill the coin (a half-filled moon counts): crossing one out, a training hand's X always
+#: reaches past the rim (:data:`FILLED_CROSS_REACH`), since a short X over a fill looks like the fill's own
+#: stroke ends. Over a bare coin or an outline mark (a ring, a loop, a box, a dot, a star, a tick) it may
+#: stay inside.
+FILLED_COIN_MARKS = ("scribble", "solid", "hatch", "halfmoon", "overhatch", "overscribble")
+#: The least reach of each arm of a training hand's X over a filled gain mark, counted as
+#: :attr:`CoinCross.reach` is (half the X's width, in printed coin radii).
+FILLED_CROSS_REACH = 1.05
 #: Other pens a player may pick up to cross spent coins out (BGR): blue and black ballpoint, a dark
 #: felt-tip.
 CROSS_PENS: tuple[tuple[int, int, int], ...] = ((130, 60, 30), (45, 40, 40), (60, 40, 110), (40, 90, 40))
@@ -96,7 +106,9 @@ class CoinCross:
     another pen than the one that marked the gains.
     """
 
-    reach: float  # half the X's width in coin radii: 0.6 stays inside the coin, 1.45 runs well past it
+    # half the X's width in coin radii: 0.6 stays inside the coin, 1.45 runs well past it (over a filled
+    # gain mark never less than FILLED_CROSS_REACH)
+    reach: float
     weight: float  # stroke width against the hand's gain marks
     pressure: float  # darkness of a full stroke, 0..1
     tilt: float  # degrees the X is turned off the diagonals
@@ -377,4 +389,13 @@ class DrawStyle:
         return f"{self.family}[{self.split}] {hand} {looks}"
 
 
-__all__ = ["ALL_FAMILIES", "FAMILIES", "CoinCross", "DrawStyle", "Hand", "TerrainLook"]
+__all__ = [
+    "ALL_FAMILIES",
+    "FAMILIES",
+    "FILLED_COIN_MARKS",
+    "FILLED_CROSS_REACH",
+    "CoinCross",
+    "DrawStyle",
+    "Hand",
+    "TerrainLook",
+]

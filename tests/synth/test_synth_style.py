@@ -19,6 +19,8 @@ from models.synth.style import (
     COIN_MARKS,
     CROSS_PENS,
     FILL_MODES,
+    FILLED_COIN_MARKS,
+    FILLED_CROSS_REACH,
     ICONS,
     TRAIN_ONLY_COIN_MARKS,
     CoinCross,
@@ -215,7 +217,8 @@ def _diagonals(strokes: list[np.ndarray], centre: np.ndarray, rad: float) -> set
             # distance from the centre to the segment's line
             off = abs(d[0] * (centre - a)[1] - d[1] * (centre - a)[0]) / max(length, 1e-9)
             angle = np.degrees(np.arctan2(d[1], d[0])) % 180
-            if length > rad and off < 0.25 * rad:
+            # through the centre, give or take the hand's aim (it wobbles by 0.02 cells, a tenth of a radius)
+            if length > rad and off < 0.35 * rad:
                 seen |= {k for k, want in ((0, 45.0), (1, 135.0)) if abs(angle - want) < 25}
     return seen
 
@@ -235,6 +238,36 @@ def test_a_cross_over_any_gain_mark_runs_along_both_diagonals(mark: str, strokes
             assert bool(paths or polys) == (mark != "solid"), mark
             assert _diagonals(crosses, geo.coin_centers()[i], geo.coin_radius) == {0, 1}, (mark, reach)
             assert len(crosses) == {"one": 1, "two": 2, "twice": 4}[strokes]
+
+
+def _arm_reach(crosses: list[np.ndarray], centre: np.ndarray) -> np.ndarray:
+    """How far from `centre` the ink of each of an X's four arms (one per quadrant) reaches."""
+    pts = np.vstack(crosses) - centre
+    quadrant = (pts[:, 0] > 0).astype(int) * 2 + (pts[:, 1] > 0).astype(int)
+    return np.array([np.hypot(*pts[quadrant == q].T).max(initial=0.0) for q in range(4)])
+
+
+@pytest.mark.parametrize("strokes", ["two", "one", "twice"])
+def test_a_short_cross_is_never_drawn_over_a_filled_gain_mark(strokes: str) -> None:
+    geo = geometry()
+    base = DrawStyle.random(np.random.default_rng(3), "train")
+    rng = np.random.default_rng(11)
+    # past the rim by a margin the hand's aim (0.02 cells) does not eat: FILLED_CROSS_REACH of half-width
+    # puts an arm's end ~1.48 radii out
+    assert FILLED_CROSS_REACH * np.sqrt(2) > 1.4
+    rim = 1.15 * geo.coin_radius
+    for mark in COIN_MARKS["train"] + TRAIN_ONLY_COIN_MARKS:
+        for reach in (0.6, 0.8, 1.45):
+            cross = CoinCross(reach, 1.5, 0.9, 0.0, strokes, (45, 40, 40), 0.3)  # type: ignore[arg-type]
+            for fill in (True, False):
+                style = dataclasses.replace(base, coin_mark=mark, coin_cross_fill=fill, coin_cross=cross)
+                arms = [_arm_reach(coin_marks(i, 2, style, rng)[2], geo.coin_centers()[i]) for i in range(14)]
+                short = np.array(arms).min() < rim
+                if fill and mark in FILLED_COIN_MARKS and mark != "solid":  # a solid fill is never crossed
+                    assert not short, (mark, reach, fill)
+                elif reach == 0.6:
+                    # over a bare coin or an outline mark a small X still stays inside the rim
+                    assert short, (mark, reach, fill)
 
 
 def _coin_band(style: DrawStyle, states: tuple[int, ...]) -> np.ndarray:
