@@ -580,32 +580,6 @@ def _star(c0: np.ndarray, rad: float, rng: np.random.Generator) -> tuple[list[Pa
     return [c0 + r * np.stack([np.cos(t), np.sin(t)], 1) + rng.normal(0, rad * 0.04, (6, 2))], []
 
 
-def _overhatch(c0: np.ndarray, rad: float, rng: np.random.Generator) -> tuple[list[Path], list[Path]]:
-    """A quick hatch over the coin whose stroke ends overshoot its rim, sometimes in one zigzag stroke."""
-    ang = rng.uniform(0, np.pi)
-    d = np.array([np.cos(ang), np.sin(ang)])
-    nrm = np.array([-d[1], d[0]])
-    r = rad * rng.uniform(0.8, 0.95)
-    lines = []
-    for k in np.arange(-r * 0.9, r * 0.9, rad * rng.uniform(0.22, 0.35)):
-        half = np.sqrt(max(r * r - k * k, 0.0))
-        # each end its own overshoot: out past the rim, most at the coin's shoulders
-        a, b = (half + rad * rng.uniform(0.05, 0.35, 2)) * np.array([-1.0, 1.0])
-        lines.append(c0 + nrm * k + np.outer([a, b], d))
-    if rng.random() < 0.4:  # back and forth without lifting
-        return [np.vstack([ln[::-1] if i % 2 else ln for i, ln in enumerate(lines)])], []
-    return lines, []
-
-
-def _overscribble(c0: np.ndarray, rad: float, rng: np.random.Generator) -> tuple[list[Path], list[Path]]:
-    """A scribble over the coin whose turns overshoot its rim, at any angle."""
-    k = int(rng.integers(7, 12))
-    t = np.linspace(-1, 1, k)
-    span, amp = rad * rng.uniform(0.9, 1.2), rad * rng.uniform(0.95, 1.2)
-    pts = np.stack([span * t, np.where(np.arange(k) % 2 == 0, -1, 1) * amp * np.sqrt(1 - t**2 * 0.6)], 1)
-    return [c0 + pts @ turning(rng.uniform(0, np.pi)).T + rng.normal(0, rad * 0.04, pts.shape)], []
-
-
 #: The gain marks only training hands draw (:data:`models.synth.style.TRAIN_ONLY_COIN_MARKS`).
 _MORE_COIN_MARKS = {
     "circled": _circled,
@@ -613,8 +587,6 @@ _MORE_COIN_MARKS = {
     "spiral": _spiral,
     "box": _box,
     "star": _star,
-    "overhatch": _overhatch,
-    "overscribble": _overscribble,
 }
 
 

@@ -56,14 +56,12 @@ COIN_MARKS = {"train": ("scribble", "solid", "hatch", "tick", "halfmoon"), "eval
 #: Gain marks only training hands draw (half of them, instead of one of ``COIN_MARKS["train"]``, which
 #: the params hand draws too): marks reaching past the coin (a loop round it, a box) and marks leaving
 #: most of it bare (a dot, a spiral, a star), so that a cross over a mark of any shape is still a cross.
-#: The last two are a hatch and a scribble whose stroke ends overshoot the coin's rim, as a quick
-#: marker fill does: seen as gained, so that ends sticking out past a filled coin do not read as a cross.
-TRAIN_ONLY_COIN_MARKS = ("circled", "dot", "spiral", "box", "star", "overhatch", "overscribble")
+TRAIN_ONLY_COIN_MARKS = ("circled", "dot", "spiral", "box", "star")
 #: Gain marks that fill the coin (a half-filled moon counts): crossing one out, a training hand's X always
 #: reaches past the rim (:data:`FILLED_CROSS_REACH`), since a short X over a fill looks like the fill's own
 #: stroke ends. Over a bare coin or an outline mark (a ring, a loop, a box, a dot, a star, a tick) it may
 #: stay inside.
-FILLED_COIN_MARKS = ("scribble", "solid", "hatch", "halfmoon", "overhatch", "overscribble")
+FILLED_COIN_MARKS = ("scribble", "solid", "hatch", "halfmoon")
 #: The least reach of each arm of a training hand's X over a filled gain mark, counted as
 #: :attr:`CoinCross.reach` is (half the X's width, in printed coin radii).
 FILLED_CROSS_REACH = 1.05
