@@ -42,13 +42,14 @@ def test_report_of_a_sheet_file_and_its_errors(tmp_path: Path) -> None:
 
 
 def test_fix_settles_the_unsure_cells_of_a_photo() -> None:
-    args = ["score", str(SAMPLES / "phone_B.jpg"), "--cards", CARDS, "--season", "winter", "--json"]
+    name = refused_photo()
+    args = ["score", str(SAMPLES / name), "--cards", CARDS, "--season", "winter", "--json"]
     refused = runner.invoke(app, args)
     assert refused.exit_code == 4 and "--fix" in refused.output
-    fixed = runner.invoke(app, [*args, "--fix", truth_fixes("phone_B.jpg")])
+    fixed = runner.invoke(app, [*args, "--fix", truth_fixes(name)])
     assert fixed.exit_code == 0, fixed.output
     assert "doubtful" not in json.loads(fixed.stdout)
-    cell = doubtful_cells("phone_B.jpg")[0]
+    cell = doubtful_cells(name)[0]
     assert runner.invoke(app, [*args, "--fix", f"{cell}=^"]).exit_code == 2
     assert runner.invoke(app, [*args, "--fix", "Q7=W"]).exit_code == 2
 

@@ -16,7 +16,7 @@ from PIL import Image
 
 pytest.importorskip("starlette")
 pytest.importorskip("multipart")
-from golden_samples import doubtful_cells, truth_fixes
+from golden_samples import doubtful_cells, refused_photo, truth_fixes
 from starlette.testclient import TestClient
 
 from front.web import MAX_UPLOAD_BYTES, MAX_UPLOAD_PIXELS, create_app
@@ -284,16 +284,17 @@ def test_concurrent_uploads_are_all_answered_alike() -> None:
 
 
 def test_the_report_of_an_upload_with_fixes(client: TestClient) -> None:
-    photo = (SAMPLES / "phone_B.jpg").read_bytes()
+    name = refused_photo()
+    photo = (SAMPLES / name).read_bytes()
     fields = {"cards": ",".join(CARDS), "season": "winter", "title": "<b>Bob</b>.jpg"}
     refused = client.post("/api/report", files={"photo": ("b.jpg", photo, "image/jpeg")}, data=fields)
     assert refused.status_code == 200 and "attachment" in refused.headers["content-disposition"]
     assert "needs a look" in refused.text and "&lt;b&gt;Bob&lt;/b&gt;.jpg" in refused.text
     assert "<b>Bob" not in refused.text
     fixed = client.post("/api/report", files={"photo": ("b.jpg", photo, "image/jpeg")},
-                        data=fields | {"fixes": truth_fixes("phone_B.jpg")})
+                        data=fields | {"fixes": truth_fixes(name)})
     assert fixed.status_code == 200 and "needs a look" not in fixed.text
-    cell = doubtful_cells("phone_B.jpg")[0]
+    cell = doubtful_cells(name)[0]
     bad = client.post("/api/report", files={"photo": ("b.jpg", photo, "image/jpeg")},
                       data=fields | {"fixes": f"{cell}=?"})
     assert bad.status_code == 400 and cell in bad.json()["error"]

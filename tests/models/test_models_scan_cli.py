@@ -6,16 +6,19 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
+from typing import Any
 
 import cv2
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 import cli
+import scanner.classify
 import scanner.pipeline
 from models import dataset as ds
 from rules.grid import LABELS
-from scanner.classify import classify_sheet
+from scanner.classify import classify_cells, classify_sheet
 
 Photo = tuple[Path, str, ds.Sample]  # the photo file, its corners option, its truth
 
@@ -79,7 +82,13 @@ def test_scan_unreadable_photo_exits_3_with_one_line(tmp_path: Path) -> None:
 
 def test_score_refuses_a_photo_with_doubtful_cells(photo: Photo, monkeypatch: pytest.MonkeyPatch) -> None:
     path, _, _ = photo
-    # Make every drawable cell doubtful: the photo path must refuse and name the cells.
+    # Make every drawable cell doubtful, each class at 5 % or more (a net sure of every cell leaves no
+    # alternative to weigh, and the policy rightly settles): the photo path must refuse and name them.
+    def unsure(*args: Any, **kwargs: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        probs, stars, features = classify_cells(*args, **kwargs)
+        return 0.6 * probs + 0.05, stars, features
+
+    monkeypatch.setattr(scanner.classify, "classify_cells", unsure)
     monkeypatch.setattr(scanner.pipeline, "classify_sheet", functools.partial(classify_sheet, threshold=1.01))
     result = runner.invoke(cli.app, ["score", str(path), "--cards", "sentinel_wood", "--json"])
     assert result.exit_code == 4
