@@ -18,7 +18,15 @@ import numpy as np
 from models.synth.icons import circle_path, ellipse, icon_paths, turning, varied_icon
 from models.synth.ink import Layout
 from models.synth.strokes import Canvas, Layer, clip_segment, jitter_path
-from models.synth.style import FILLED_COIN_MARKS, FILLED_CROSS_REACH, CoinCross, DrawStyle, Hand, TerrainLook
+from models.synth.style import (
+    CROSS_REACH,
+    FILLED_COIN_MARKS,
+    FILLED_CROSS_REACH,
+    CoinCross,
+    DrawStyle,
+    Hand,
+    TerrainLook,
+)
 from rules.grid import SIZE as GRID_SIZE
 from rules.grid import Cell
 from scanner.geometry import geometry
@@ -522,9 +530,10 @@ def cross_strokes(
     rot = turning(turn)
     reach = cross.reach
     if least > 0:
+        lo, hi = CROSS_REACH
         low = least / rad
-        top = max(low, 1.45)
-        reach = low + (top - low) * float(np.clip((reach - 0.6) / 0.85, 0, 1))
+        top = max(low, hi)
+        reach = low + (top - low) * float(np.clip((reach - lo) / (hi - lo), 0, 1))
     # each arm its own length: top-left, bottom-right, top-right, bottom-left
     arms = np.array([(-1, -1), (1, 1), (1, -1), (-1, 1)], float)
     ends = c0 + (arms * np.maximum(rad * reach * rng.uniform(0.85, 1.15, (4, 1)), least)) @ rot.T
@@ -581,13 +590,7 @@ def _star(c0: np.ndarray, rad: float, rng: np.random.Generator) -> tuple[list[Pa
 
 
 #: The gain marks only training hands draw (:data:`models.synth.style.TRAIN_ONLY_COIN_MARKS`).
-_MORE_COIN_MARKS = {
-    "circled": _circled,
-    "dot": _dot,
-    "spiral": _spiral,
-    "box": _box,
-    "star": _star,
-}
+_MORE_COIN_MARKS = {"circled": _circled, "dot": _dot, "spiral": _spiral, "box": _box, "star": _star}
 
 
 def _marks_of(

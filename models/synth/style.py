@@ -62,6 +62,9 @@ TRAIN_ONLY_COIN_MARKS = ("circled", "dot", "spiral", "box", "star")
 #: stroke ends. Over a bare coin or an outline mark (a ring, a loop, a box, a dot, a star, a tick) it may
 #: stay inside.
 FILLED_COIN_MARKS = ("scribble", "solid", "hatch", "halfmoon")
+#: The range a training hand's :attr:`CoinCross.reach` is drawn from (half the X's width, in printed coin
+#: radii): 0.6 stays inside the coin, 1.45 runs well past it.
+CROSS_REACH = (0.6, 1.45)
 #: The least reach of each arm of a training hand's X over a filled gain mark, counted as
 #: :attr:`CoinCross.reach` is (half the X's width, in printed coin radii).
 FILLED_CROSS_REACH = 1.05
@@ -104,9 +107,7 @@ class CoinCross:
     another pen than the one that marked the gains.
     """
 
-    # half the X's width in coin radii: 0.6 stays inside the coin, 1.45 runs well past it (over a filled
-    # gain mark never less than FILLED_CROSS_REACH)
-    reach: float
+    reach: float  # half the X's width in coin radii, in CROSS_REACH (over a fill >= FILLED_CROSS_REACH)
     weight: float  # stroke width against the hand's gain marks
     pressure: float  # darkness of a full stroke, 0..1
     tilt: float  # degrees the X is turned off the diagonals
@@ -120,7 +121,7 @@ def _coin_cross(rng: np.random.Generator, hand: Hand) -> CoinCross:
     other_pen = rng.random() < 0.25
     color = CROSS_PENS[int(rng.integers(len(CROSS_PENS)))] if other_pen else hand.graphite
     return CoinCross(
-        reach=float(rng.uniform(0.6, 1.45)),
+        reach=float(rng.uniform(*CROSS_REACH)),
         weight=float(rng.uniform(0.8, 2.0)),
         pressure=float(rng.uniform(0.75, 1.0)),
         tilt=float(np.clip(rng.normal(0, 7), -15, 15)),
@@ -389,6 +390,7 @@ class DrawStyle:
 
 __all__ = [
     "ALL_FAMILIES",
+    "CROSS_REACH",
     "FAMILIES",
     "FILLED_COIN_MARKS",
     "FILLED_CROSS_REACH",
