@@ -46,6 +46,7 @@ from scanner.decode import (
     hero_evidence,
     kinds_of_alike_marks,
     look_alike_groups,
+    marks_beyond_run,
     odd_gain_mark,
     overrule_print,
     ruins_only,
@@ -167,8 +168,9 @@ def read_coin_track(
     # end to end is the print misread; of twin marks the net reads as different kinds one is misread (the
     # pooled kinds are the best guess then, but twins are not always one kind: a cross over a mark)
     doubtful |= unseen_marks(patches, states) | crowded_track(states) | clashing_kinds(features, own)
-    # ... and a clearly seen mark read filled beside twin gain marks but like none of them may be crossed
-    doubtful |= odd_gain_mark(probs, features, states)
+    # ... and a clearly seen mark read filled beside twin gain marks but like none of them may be crossed;
+    # marks the net sees past a coin it sees empty break the prefix: ink the decoding explained away
+    doubtful |= odd_gain_mark(probs, features, states) | marks_beyond_run(probs, states)
     return states, confidence, doubtful
 
 

@@ -416,6 +416,29 @@ likely the same mark crossed out. On the threshold-fit photos it doubted 1 silen
 coin read filled at 0.96 beside five twin gains) for 1 right one, on params 1 right one (2 twins: 5 right
 doubted, the same wrong one)."""
 
+COIN_BEYOND_SEEN = 0.6
+"""Coin net probability of a mark (filled plus crossed) from which a coin is seen as marked by
+:func:`scanner.decode.marks_beyond_run`. The marked coins are a prefix of the track, so the decoding reads
+a mark after its run as a misread coin; but marks the net sees past a coin it sees clearly empty
+(``COIN_BEYOND_EMPTY``) break the prefix, and are ink rather than the print misread: a run whose first
+marks the net barely saw (a real print drawn on: six light ticks, the first two seen at 0.02 and three
+others at 0.75-0.78, read as no coin at all without a doubt), or patches that miss the track."""
+
+COIN_BEYOND_MARKS = 2
+"""Fewest such marks that make the doubt. With the committed models, over 1,710 tracks (480 threshold-fit,
+210 eval and 280 params phone photos of the seven families; the located photos of 300 a split end to
+end, all tiers; the real prints drawn on, 100 read, and blank, 70), 0.6-0.7 with 2-3 marks and
+``COIN_BEYOND_EMPTY`` 0.05-0.1 doubted the real print's track above (1 of the 21 read wrong with no
+doubt) and no right track read clear before; 1 mark doubted 1-3 right ones, 0.5 with 2 marks 1,
+``COIN_BEYOND_EMPTY`` 0.2 one or two (real prints whose print the net half reads as marks). Only one
+silent track shows the pattern, so the levels rest on the right tracks it must leave alone."""
+
+COIN_BEYOND_EMPTY = 0.1
+"""Coin net probability of a mark below which a coin is seen clearly empty (the print read as print).
+Where the net reads the print itself as marks (the publisher's gold coins) the coins are half marked
+(0.14-0.86 on the real prints drawn on) or marked from the first, and only the last coin may be seen
+empty, with no mark after it."""
+
 COIN_OVERRULED_KIND_TEMPERATURE = 2.0
 """Power softening the coin net's filled-against-crossed odds on a track read against its own print:
 there the net reads the print as marks, and it read a spent gold coin as filled with 0.83-0.997 of that

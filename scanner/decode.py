@@ -15,6 +15,8 @@ the same arrays out, corrected by three facts the net cannot see one patch at a 
   a mark the net has never seen, read confidently as empty, becomes a doubt), two marks that look
   alike are one kind (:func:`clashing_kinds`: one read filled and its twin crossed are both doubted;
   :func:`kinds_of_alike_marks`: twins read as one kind pool their odds of filled against crossed),
+  marks the net sees after the run, past a coin it sees clearly empty, are doubts
+  (:func:`marks_beyond_run`: the run's first marks barely seen, or a strip that misses the track),
   and a track marked from end to end is doubted (:func:`crowded_track`: few games give that many
   coins, but an unfamiliar print is misread on every coin); so is a terrain read on printed ruins alone
   (:func:`ruins_only`: a shape drawn over a ruin covers other spaces too);
@@ -38,6 +40,9 @@ from scanner.constants import (
     ADAPT_TEMPERATURE,
     ATTACK_STAR_LEVEL,
     CLUSTER_DISTANCE,
+    COIN_BEYOND_EMPTY,
+    COIN_BEYOND_MARKS,
+    COIN_BEYOND_SEEN,
     COIN_CLASSES,
     COIN_CROSS_SEEN,
     COIN_DISC,
@@ -84,6 +89,7 @@ __all__ = [
     "kinds_of_alike_marks",
     "look_alike_groups",
     "look_alikes",
+    "marks_beyond_run",
     "odd_gain_mark",
     "overrule_print",
     "ruins_only",
@@ -449,6 +455,49 @@ def crowded_track(states: np.ndarray, *, most: int = COIN_MOST_MARKED) -> np.nda
     """
     marked = states != EMPTY
     return marked if int(marked.sum()) > most else np.zeros_like(marked)
+
+
+def marks_beyond_run(
+    probs: np.ndarray,
+    states: np.ndarray,
+    *,
+    seen: float = COIN_BEYOND_SEEN,
+    least: int = COIN_BEYOND_MARKS,
+    empty: float = COIN_BEYOND_EMPTY,
+) -> np.ndarray:
+    """The coins to doubt because the net sees marks after a coin it sees clearly empty.
+
+    The marked coins are a prefix of the track, so the decoded run explains a mark the net sees after
+    it as a misread coin. Marks the net sees after a coin it sees clearly empty break the prefix,
+    though, and several of them are ink, not the print misread: the run's own first marks barely seen
+    (the run then read too short), or patches that miss the track. Which reading is right is not
+    known, so they are doubts. Where the net reads the print itself as marks (an unfamiliar print),
+    the coins are half marked or marked from the first, and nothing is flagged.
+
+    Parameters
+    ----------
+    probs : (14, 3)
+        The net's coin probabilities (empty, filled, crossed), track order.
+    states : (14,) int
+        The decoded track, its marked coins a prefix.
+    seen : probability of a mark from which a coin is seen as marked.
+    least : fewest such coins after a clearly empty one that make a doubt.
+    empty : probability of a mark below which a coin is seen clearly empty.
+
+    Returns
+    -------
+    (14,) bool
+        The coins seen as marked after the first coin after the run seen clearly empty, when at least
+        ``least`` are; else none.
+    """
+    probs = np.asarray(probs)
+    run = int(np.count_nonzero(np.asarray(states) != EMPTY))
+    mark = probs[:, FILLED] + probs[:, CROSSED]
+    clear = np.flatnonzero((np.arange(len(mark)) >= run) & (mark < empty))
+    flags = np.zeros(len(mark), bool)
+    if clear.size:
+        flags[clear[0] + 1:] = mark[clear[0] + 1:] >= seen
+    return flags if int(flags.sum()) >= least else np.zeros(len(mark), bool)
 
 
 def clashing_kinds(features: np.ndarray, states: np.ndarray, *, level: float = COIN_KIND_ALIKE) -> np.ndarray:

@@ -1,7 +1,8 @@
-"""scanner.decode, coin track: a first "empty" coin darker than the sheet's empty coins is a doubt; a run of
-marks the sheet's own coins do not show is the print misread; twin marks read as different kinds are
-doubts; twin marks read as one kind share their sureness of it; the count is read by the net and the
-sheet together, and the track is doubted as a whole (scanner.classify.read_coin_track).
+"""scanner.decode, coin track: a first "empty" coin darker than the sheet's empty coins is a doubt; so are
+marks the net sees past a coin it sees clearly empty; a run of marks the sheet's own coins do not show
+is the print misread; twin marks read as different kinds are doubts; twin marks read as one kind share
+their sureness of it; the count is read by the net and the sheet together, and the track is doubted as
+a whole (scanner.classify.read_coin_track).
 
 Synthetic coin patches: a printed coin (a light disc with a darker rim) on a coloured band; a player's
 mark is a dark ring with a dot (a mark the coin net never saw in training).
@@ -14,6 +15,9 @@ import pytest
 
 import scanner.classify as classify
 from scanner.constants import (
+    COIN_BEYOND_EMPTY,
+    COIN_BEYOND_MARKS,
+    COIN_BEYOND_SEEN,
     COIN_CROSS_SEEN,
     COIN_DISC,
     COIN_FAINT_MARK,
@@ -32,6 +36,7 @@ from scanner.decode import (
     decode_coin_track,
     faint_marks_gained,
     kinds_of_alike_marks,
+    marks_beyond_run,
     odd_gain_mark,
     overrule_print,
     track_counts,
@@ -475,3 +480,46 @@ def test_read_coin_track_doubts_the_odd_mark_out() -> None:
     states, _, doubtful = classify.read_coin_track(probs, _marks([2, 1, 1, 1, 1]), _track(5))
     assert states.tolist() == _states(5).tolist()
     assert doubtful.tolist() == [True] + [False] * 13
+
+
+# --- marks the net sees past a coin it sees clearly empty break the prefix ----------------------------
+
+def _seen(*marks: float) -> np.ndarray:
+    """Coin probabilities with the given probability of a mark (all of it filled), the rest clearly empty."""
+    mark = np.array(marks + (0.01,) * (14 - len(marks)))
+    return np.stack([1.0 - mark, mark, np.zeros(14)], axis=1)
+
+
+def test_marks_past_a_clearly_empty_coin_are_doubted() -> None:
+    # a real print drawn on: six light ticks, the first two barely seen, the run read as no coin at all
+    probs = _seen(0.02, 0.02, 0.75, 0.21, 0.76, 0.78)
+    flags = marks_beyond_run(probs, _states(0))
+    assert flags.tolist() == [i in (2, 4, 5) for i in range(14)]
+
+
+def test_marks_in_the_run_or_before_any_clearly_empty_coin_are_not_doubted() -> None:
+    # a run of three read as such: nothing after it seen as marked
+    assert not marks_beyond_run(_seen(0.99, 0.98, 0.97), _states(3)).any()
+    # a print the net half reads as marks to the end of the track, its last coin seen empty
+    half = _seen(*(0.51, 0.76, 0.72, 0.86, 0.99, 0.86, 0.87, 0.92, 0.95, 0.64, 0.96, 0.75, 0.65, 0.07))
+    assert not marks_beyond_run(half, _states(0)).any()
+    # the same print read past a clearly empty first coin: its marks break the prefix
+    assert marks_beyond_run(_seen(0.05, *half[1:, 1]), _states(0))[1:13].all()
+
+
+def test_marks_past_an_empty_coin_are_doubted_from_the_levels_on() -> None:
+    for mark, doubted in ((0.99 * COIN_BEYOND_SEEN, False), (COIN_BEYOND_SEEN, True)):
+        assert bool(marks_beyond_run(_seen(0.02, *[mark] * COIN_BEYOND_MARKS), _states(0)).any()) is doubted
+    assert not marks_beyond_run(_seen(0.02, *[0.9] * (COIN_BEYOND_MARKS - 1)), _states(0)).any()
+    for empty, doubted in ((0.99 * COIN_BEYOND_EMPTY, True), (COIN_BEYOND_EMPTY, False)):
+        probs = _seen(*[0.3] * 3, *[0.9] * COIN_BEYOND_MARKS, *[0.3] * 9)
+        probs[1] = (1.0 - empty, empty, 0.0)
+        assert bool(marks_beyond_run(probs, _states(0)).any()) is doubted
+
+
+def test_read_coin_track_doubts_marks_past_a_clearly_empty_coin() -> None:
+    probs = _seen(0.02, 0.02, 0.75, 0.21, 0.76, 0.78)
+    features = np.eye(8)[[1] * 14] + 0.0  # every coin looks like the print: the sheet counts no mark
+    states, _, doubtful = classify.read_coin_track(probs, features, _track(0))
+    assert states.tolist() == [0] * 14
+    assert np.flatnonzero(doubtful).tolist() == [2, 4, 5]
