@@ -23,6 +23,11 @@ family draws doodles and the committed nets never trained on them: the family me
 hundreds of people the models have never seen (mixing training doodles into the glyph family was
 measured and not kept, see README).
 
+Iconify icon sets (``glyphs.json`` sources with ``iconify``: SVG path data of icon sets that ship no
+font) add thousands more training designs; their names per terrain are listed by hand (``icons``), as
+a keyword search in them finds as much junk as icons. They are drawn with the PyPI package
+``resvg-py`` (the ``train`` extra); without it they are left out.
+
 The fonts and doodles are installed for training only (``models/synth/fetch_glyph_fonts.sh``);
 inference never needs them, and a missing font or doodle file only narrows the catalogue.
 """
@@ -30,6 +35,7 @@ inference never needs them, and a missing font or doodle file only narrows the c
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
 import os
 import re
@@ -93,6 +99,17 @@ def sources() -> dict[str, Any]:
     return dict(json.loads(text))
 
 
+def _has_resvg() -> bool:
+    return importlib.util.find_spec("resvg_py") is not None
+
+
+@cache
+def _iconify(spec: str) -> dict[str, Any]:
+    """An Iconify set's ``icons.json`` (empty when it is not installed)."""
+    path = _resolve(spec)
+    return dict(json.loads(path.read_text(encoding="utf-8"))) if path.is_file() else {}
+
+
 def _resolve(spec: str) -> Path:
     return glyph_root() / spec[4:] if spec.startswith("npm:") else Path(spec)
 
@@ -133,7 +150,12 @@ def catalogue(half: str) -> dict[str, tuple[str, ...]]:
     for src, info in data["sources"].items():
         if info["half"] != half:
             continue
-        for k, (font, css, *prefix) in enumerate(info["fonts"]):
+        if "iconify" in info:
+            have = _iconify(info["iconify"]).get("icons", {}) if _has_resvg() else {}
+            for t, names in info["icons"].items():
+                out[t] += [f"{src}:0:{name}" for name in names if name in have]
+            continue
+        for k, (font, css, *prefix) in enumerate(info.get("fonts", ())):
             fpath, cpath = _resolve(font), _resolve(css)
             if not (fpath.is_file() and cpath.is_file()):
                 continue
@@ -198,13 +220,36 @@ def glyph_mask(key: str) -> np.ndarray:
         ink = doodle_bitmaps(k)[int(name)]
         big = cv2.resize(ink, None, fx=DOODLE_UPSCALE, fy=DOODLE_UPSCALE, interpolation=cv2.INTER_LINEAR)
         return _crop(big > DOODLE_LEVEL)
-    font_spec, css_spec, *prefix = sources()["sources"][src]["fonts"][int(k)]
+    info = sources()["sources"][src]
+    if "iconify" in info:
+        return _svg_mask(_iconify(info["iconify"]), name)
+    font_spec, css_spec, *prefix = info["fonts"][int(k)]
     code = _codepoints(_resolve(css_spec), *prefix)[name]
     font = ImageFont.truetype(str(_resolve(font_spec)), GLYPH_PX)
     size = 2 * GLYPH_PX
     img = Image.new("L", (size, size), 0)
     ImageDraw.Draw(img).text((size // 2, size // 2), chr(code), fill=255, font=font, anchor="mm")
     return _crop(np.asarray(img) > 127)
+
+
+def _svg_mask(iconset: dict[str, Any], name: str) -> np.ndarray:
+    """Icon ``name`` of an Iconify set rasterised like a font glyph: its longer side GLYPH_PX in the
+    middle of a 2 * GLYPH_PX canvas (room for paths that run past the view box), alpha as the mask."""
+    import resvg_py
+
+    icon = iconset["icons"][name]
+    x, y, w, h = (float(icon.get(a, iconset.get(a, d))) for a, d in
+                  (("left", 0), ("top", 0), ("width", 16), ("height", 16)))
+    side = 2 * max(w, h)  # view box units across the canvas
+    box = f"{x + w / 2 - side / 2} {y + h / 2 - side / 2} {side} {side}"
+    size = 2 * GLYPH_PX
+    # currentColor is the page's text colour in a browser: any opaque colour draws the same alpha
+    body = icon["body"].replace("currentColor", "#000")
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="{box}">'
+           f"{body}</svg>")
+    png = resvg_py.svg_to_bytes(svg_string=svg, skip_system_fonts=True)
+    rgba = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_UNCHANGED)
+    return _crop(rgba[:, :, 3] > 127)
 
 
 def is_line_icon(key: str) -> bool:
