@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
+import io
 import json
 import os
 import re
@@ -236,6 +237,7 @@ def _svg_mask(iconset: dict[str, Any], name: str) -> np.ndarray:
     """Icon ``name`` of an Iconify set rasterised like a font glyph: its longer side GLYPH_PX in the
     middle of a 2 * GLYPH_PX canvas (room for paths that run past the view box), alpha as the mask."""
     import resvg_py
+    from PIL import Image
 
     icon = iconset["icons"][name]
     x, y, w, h = (float(icon.get(a, iconset.get(a, d))) for a, d in
@@ -248,8 +250,8 @@ def _svg_mask(iconset: dict[str, Any], name: str) -> np.ndarray:
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="{box}">'
            f"{body}</svg>")
     png = resvg_py.svg_to_bytes(svg_string=svg, skip_system_fonts=True)
-    rgba = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_UNCHANGED)
-    return _crop(rgba[:, :, 3] > 127)
+    alpha = Image.open(io.BytesIO(png)).convert("RGBA").getchannel("A")
+    return _crop(np.asarray(alpha) > 127)
 
 
 def is_line_icon(key: str) -> bool:
