@@ -54,6 +54,14 @@ GLYPH_PX = 64  # rasterised glyph height, pixels
 GLYPH_BOX = 0.62  # the glyph's longer side, cell units, before a hand's own size variation
 #: A glyph whose thickest stroke is under this share of its size is a line icon (drawn along its centre).
 LINE_ICON = 0.09
+#: The training pictures' test (:func:`is_even_line_icon`): a line icon draws one pen width, so the
+#: median width along its centre line is under this share of its size, and under this share of the
+#: centre line is wider than :data:`EVEN_LINE_SPREAD` times that median (joins and dots are). The
+#: thickest-stroke test above reads most stroked designs (lucide, tabler, iconoir) as solid ones
+#: because their joins are thick; the held-out half keeps it, so its renders stay as measured.
+EVEN_LINE_WIDTH = 0.10
+EVEN_LINE_SPREAD = 1.6
+EVEN_LINE_THICK = 0.12
 #: Spacing of the hatching that fills a ``solid`` glyph, pixels of the rasterised glyph.
 SOLID_SPACING = 3.0
 MODES = ("stroke", "outline", "solid")
@@ -261,6 +269,22 @@ def is_line_icon(key: str) -> bool:
     return bool(2 * dist.max() < LINE_ICON * max(mask.shape))
 
 
+@cache
+def is_even_line_icon(key: str) -> bool:
+    """Whether the glyph is drawn in lines of one even width (:data:`EVEN_LINE_WIDTH`), thick joins
+    and dots allowed: a stroked design a player would draw along its lines."""
+    from skimage.morphology import skeletonize
+
+    mask = glyph_mask(key)
+    dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
+    widths = 2 * dist[skeletonize(mask)]
+    if not len(widths):
+        return False
+    median = float(np.median(widths))
+    return bool(median < EVEN_LINE_WIDTH * max(mask.shape)
+                and np.mean(widths > EVEN_LINE_SPREAD * median) < EVEN_LINE_THICK)
+
+
 def _to_cell(paths: list[np.ndarray], shape: tuple[int, int]) -> list[Path2]:
     """Pixel paths of a glyph mask -> cell-local units, the glyph centred, its longer side GLYPH_BOX."""
     h, w = shape
@@ -435,13 +459,14 @@ def glyph_icon(variant: str, rng: np.random.Generator) -> list[Path2]:
 def pick_glyph(rng: np.random.Generator, terrain: str, half: str, sketch: bool = False) -> str | None:
     """A random glyph icon variant for ``terrain`` from the sources of ``half`` (None when none is
     installed), with the way this player draws it: line icons mostly along their lines, solid ones
-    outlined or filled in; when ``sketch``, :data:`SKETCH_SHARE` of them sketched (one more draw from
-    ``rng`` only then, so styles drawn without it are unchanged)."""
+    outlined or filled in (the training pictures tell line icons by :func:`is_even_line_icon`, the
+    held-out ones by :func:`is_line_icon`); when ``sketch``, :data:`SKETCH_SHARE` of them sketched
+    (one more draw from ``rng`` only then, so styles drawn without it are unchanged)."""
     keys = catalogue(half).get(terrain, ())
     if not keys:
         return None
     key = str(keys[int(rng.integers(len(keys)))])
-    if is_line_icon(key):
+    if is_even_line_icon(key) if half == "train" else is_line_icon(key):
         mode = "stroke" if rng.random() < 0.8 else "outline"
     else:
         mode = "outline" if rng.random() < 0.5 else "solid"
@@ -449,4 +474,4 @@ def pick_glyph(rng: np.random.Generator, terrain: str, half: str, sketch: bool =
 
 
 __all__ = ["MODES", "catalogue", "doodle_bitmaps", "doodle_catalogue", "glyph_icon", "glyph_strokes",
-           "is_glyph", "pick_doodle", "pick_glyph", "sketch_strokes"]
+           "is_even_line_icon", "is_glyph", "pick_doodle", "pick_glyph", "sketch_strokes"]
