@@ -281,8 +281,10 @@ def is_even_line_icon(key: str) -> bool:
     if not len(widths):
         return False
     median = float(np.median(widths))
-    return bool(median < EVEN_LINE_WIDTH * max(mask.shape)
-                and np.mean(widths > EVEN_LINE_SPREAD * median) < EVEN_LINE_THICK)
+    even = (median < EVEN_LINE_WIDTH * max(mask.shape)
+            and np.mean(widths > EVEN_LINE_SPREAD * median) < EVEN_LINE_THICK)
+    # a design of dots only (tabler's thin 'grain') has no centre line long enough to draw along
+    return bool(even and glyph_strokes(key, "stroke"))
 
 
 def _to_cell(paths: list[np.ndarray], shape: tuple[int, int]) -> list[Path2]:

@@ -282,3 +282,12 @@ def test_only_the_training_pictures_tell_lines_by_even_width() -> None:
                 lined = glyphs.is_line_icon(key)
                 assert mode in (("stroke", "outline") if lined else ("outline", "solid"))
     assert seen
+
+
+def test_every_training_line_icon_has_lines_to_draw() -> None:
+    # the even-width test holds a design of dots (tabler's thin 'grain'); drawn along its centre lines
+    # it would be no strokes at all, and the page renderer cannot place an empty drawing
+    keys = {k for v in glyphs.catalogue("train").values() for k in v}
+    assert "tabler:1:grain" in keys
+    assert not glyphs.is_even_line_icon("tabler:1:grain")
+    assert all(glyphs.glyph_strokes(k, "stroke") for k in keys if glyphs.is_even_line_icon(k))
