@@ -124,6 +124,7 @@ DISTRIBUTIONS: dict[str, tuple[str, str | None]] = {
     "torch": ("torch", "train"),
     "onnx": ("onnx", "train"),
     "onnxscript": ("onnxscript", "train"),
+    "resvg_py": ("resvg-py", "train"),
     "skimage": ("scikit-image", "runtime"),
     "starlette": ("starlette", "web"),
     "uvicorn": ("uvicorn", "web"),

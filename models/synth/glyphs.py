@@ -23,6 +23,11 @@ family draws doodles and the committed nets never trained on them: the family me
 hundreds of people the models have never seen (mixing training doodles into the glyph family was
 measured and not kept, see README).
 
+Iconify icon sets (``glyphs.json`` sources with ``iconify``: SVG path data of icon sets that ship no
+font) add thousands more training designs; their names per terrain are listed by hand (``icons``), as
+a keyword search in them finds as much junk as icons. They are drawn with the PyPI package
+``resvg-py`` (the ``train`` extra); without it they are left out.
+
 The fonts and doodles are installed for training only (``models/synth/fetch_glyph_fonts.sh``);
 inference never needs them, and a missing font or doodle file only narrows the catalogue.
 """
@@ -30,6 +35,8 @@ inference never needs them, and a missing font or doodle file only narrows the c
 from __future__ import annotations
 
 import gzip
+import importlib.util
+import io
 import json
 import os
 import re
@@ -47,6 +54,14 @@ GLYPH_PX = 64  # rasterised glyph height, pixels
 GLYPH_BOX = 0.62  # the glyph's longer side, cell units, before a hand's own size variation
 #: A glyph whose thickest stroke is under this share of its size is a line icon (drawn along its centre).
 LINE_ICON = 0.09
+#: The training pictures' test (:func:`is_even_line_icon`): a line icon draws one pen width, so the
+#: median width along its centre line is under this share of its size, and under this share of the
+#: centre line is wider than :data:`EVEN_LINE_SPREAD` times that median (joins and dots are). The
+#: thickest-stroke test above reads most stroked designs (lucide, tabler, iconoir) as solid ones
+#: because their joins are thick; the held-out half keeps it, so its renders stay as measured.
+EVEN_LINE_WIDTH = 0.10
+EVEN_LINE_SPREAD = 1.6
+EVEN_LINE_THICK = 0.12
 #: Spacing of the hatching that fills a ``solid`` glyph, pixels of the rasterised glyph.
 SOLID_SPACING = 3.0
 MODES = ("stroke", "outline", "solid")
@@ -93,6 +108,17 @@ def sources() -> dict[str, Any]:
     return dict(json.loads(text))
 
 
+def _has_resvg() -> bool:
+    return importlib.util.find_spec("resvg_py") is not None
+
+
+@cache
+def _iconify(spec: str) -> dict[str, Any]:
+    """An Iconify set's ``icons.json`` (empty when it is not installed)."""
+    path = _resolve(spec)
+    return dict(json.loads(path.read_text(encoding="utf-8"))) if path.is_file() else {}
+
+
 def _resolve(spec: str) -> Path:
     return glyph_root() / spec[4:] if spec.startswith("npm:") else Path(spec)
 
@@ -133,7 +159,12 @@ def catalogue(half: str) -> dict[str, tuple[str, ...]]:
     for src, info in data["sources"].items():
         if info["half"] != half:
             continue
-        for k, (font, css, *prefix) in enumerate(info["fonts"]):
+        if "iconify" in info:
+            have = _iconify(info["iconify"]).get("icons", {}) if _has_resvg() else {}
+            for t, names in info["icons"].items():
+                out[t] += [f"{src}:0:{name}" for name in names if name in have]
+            continue
+        for k, (font, css, *prefix) in enumerate(info.get("fonts", ())):
             fpath, cpath = _resolve(font), _resolve(css)
             if not (fpath.is_file() and cpath.is_file()):
                 continue
@@ -198,7 +229,10 @@ def glyph_mask(key: str) -> np.ndarray:
         ink = doodle_bitmaps(k)[int(name)]
         big = cv2.resize(ink, None, fx=DOODLE_UPSCALE, fy=DOODLE_UPSCALE, interpolation=cv2.INTER_LINEAR)
         return _crop(big > DOODLE_LEVEL)
-    font_spec, css_spec, *prefix = sources()["sources"][src]["fonts"][int(k)]
+    info = sources()["sources"][src]
+    if "iconify" in info:
+        return _svg_mask(_iconify(info["iconify"]), name)
+    font_spec, css_spec, *prefix = info["fonts"][int(k)]
     code = _codepoints(_resolve(css_spec), *prefix)[name]
     font = ImageFont.truetype(str(_resolve(font_spec)), GLYPH_PX)
     size = 2 * GLYPH_PX
@@ -207,11 +241,50 @@ def glyph_mask(key: str) -> np.ndarray:
     return _crop(np.asarray(img) > 127)
 
 
+def _svg_mask(iconset: dict[str, Any], name: str) -> np.ndarray:
+    """Icon ``name`` of an Iconify set rasterised like a font glyph: its longer side GLYPH_PX in the
+    middle of a 2 * GLYPH_PX canvas (room for paths that run past the view box), alpha as the mask."""
+    import resvg_py
+    from PIL import Image
+
+    icon = iconset["icons"][name]
+    x, y, w, h = (float(icon.get(a, iconset.get(a, d))) for a, d in
+                  (("left", 0), ("top", 0), ("width", 16), ("height", 16)))
+    side = 2 * max(w, h)  # view box units across the canvas
+    box = f"{x + w / 2 - side / 2} {y + h / 2 - side / 2} {side} {side}"
+    size = 2 * GLYPH_PX
+    # currentColor is the page's text colour in a browser: any opaque colour draws the same alpha
+    body = icon["body"].replace("currentColor", "#000")
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" viewBox="{box}">'
+           f"{body}</svg>")
+    png = resvg_py.svg_to_bytes(svg_string=svg, skip_system_fonts=True)
+    alpha = Image.open(io.BytesIO(png)).convert("RGBA").getchannel("A")
+    return _crop(np.asarray(alpha) > 127)
+
+
 def is_line_icon(key: str) -> bool:
     """Whether the glyph is drawn with thin lines (else it is a solid shape)."""
     mask = glyph_mask(key)
     dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
     return bool(2 * dist.max() < LINE_ICON * max(mask.shape))
+
+
+@cache
+def is_even_line_icon(key: str) -> bool:
+    """Whether the glyph is drawn in lines of one even width (:data:`EVEN_LINE_WIDTH`), thick joins
+    and dots allowed: a stroked design a player would draw along its lines."""
+    from skimage.morphology import skeletonize
+
+    mask = glyph_mask(key)
+    dist = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
+    widths = 2 * dist[skeletonize(mask)]
+    if not len(widths):
+        return False
+    median = float(np.median(widths))
+    even = (median < EVEN_LINE_WIDTH * max(mask.shape)
+            and np.mean(widths > EVEN_LINE_SPREAD * median) < EVEN_LINE_THICK)
+    # a design of dots only (tabler's thin 'grain') has no centre line long enough to draw along
+    return bool(even and glyph_strokes(key, "stroke"))
 
 
 def _to_cell(paths: list[np.ndarray], shape: tuple[int, int]) -> list[Path2]:
@@ -388,13 +461,14 @@ def glyph_icon(variant: str, rng: np.random.Generator) -> list[Path2]:
 def pick_glyph(rng: np.random.Generator, terrain: str, half: str, sketch: bool = False) -> str | None:
     """A random glyph icon variant for ``terrain`` from the sources of ``half`` (None when none is
     installed), with the way this player draws it: line icons mostly along their lines, solid ones
-    outlined or filled in; when ``sketch``, :data:`SKETCH_SHARE` of them sketched (one more draw from
-    ``rng`` only then, so styles drawn without it are unchanged)."""
+    outlined or filled in (the training pictures tell line icons by :func:`is_even_line_icon`, the
+    held-out ones by :func:`is_line_icon`); when ``sketch``, :data:`SKETCH_SHARE` of them sketched
+    (one more draw from ``rng`` only then, so styles drawn without it are unchanged)."""
     keys = catalogue(half).get(terrain, ())
     if not keys:
         return None
     key = str(keys[int(rng.integers(len(keys)))])
-    if is_line_icon(key):
+    if is_even_line_icon(key) if half == "train" else is_line_icon(key):
         mode = "stroke" if rng.random() < 0.8 else "outline"
     else:
         mode = "outline" if rng.random() < 0.5 else "solid"
@@ -402,4 +476,4 @@ def pick_glyph(rng: np.random.Generator, terrain: str, half: str, sketch: bool =
 
 
 __all__ = ["MODES", "catalogue", "doodle_bitmaps", "doodle_catalogue", "glyph_icon", "glyph_strokes",
-           "is_glyph", "pick_doodle", "pick_glyph", "sketch_strokes"]
+           "is_even_line_icon", "is_glyph", "pick_doodle", "pick_glyph", "sketch_strokes"]

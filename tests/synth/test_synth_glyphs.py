@@ -3,6 +3,7 @@ default drawing streams untouched."""
 
 from __future__ import annotations
 
+import json
 from itertools import pairwise
 from pathlib import Path
 
@@ -15,6 +16,13 @@ from models.synth.icons import icon_paths
 from models.synth.style import ALL_FAMILIES, FAMILIES, TERRAINS, DrawStyle
 
 RESERVED = ("symbola", "sjfonts", "kristi", "humor")
+EVAL_KEYS = Path(__file__).resolve().parents[1] / "data" / "synth" / "eval_glyph_keys.json"
+#: The training catalogue before the Iconify sets were added (fonts only).
+FONT_TRAIN_SIZES = {"F": 127, "V": 431, "P": 122, "W": 317, "M": 262, "H": 402}
+
+
+def _iconify_sources() -> dict[str, dict[str, object]]:
+    return {s: info for s, info in glyphs.sources()["sources"].items() if "iconify" in info}
 
 
 def test_no_reserved_font_is_a_source() -> None:
@@ -45,6 +53,56 @@ def test_training_only_names_never_reach_the_held_out_catalogue() -> None:
             assert base in shared, key
     # and the training half does search them
     assert any(k.split(":")[2] in data["train_names"]["V"] for k in glyphs.catalogue("train")["V"])
+
+
+def test_the_held_out_catalogue_is_the_one_every_figure_was_measured_on() -> None:
+    want = json.loads(EVAL_KEYS.read_text(encoding="utf-8"))["keys"]
+    assert {t: list(keys) for t, keys in glyphs.catalogue("eval").items()} == want
+    assert all(info["half"] == "train" for info in _iconify_sources().values())
+
+
+def test_every_curated_iconify_name_is_in_its_installed_set_under_one_terrain() -> None:
+    sets = _iconify_sources()
+    assert len(sets) >= 10
+    for src, info in sets.items():
+        have = glyphs._iconify(str(info["iconify"])).get("icons", {})
+        assert have, f"{src} is not installed: run models/synth/fetch_glyph_fonts.sh"
+        terrains: dict[str, list[str]] = info["icons"]  # type: ignore[assignment]
+        listed = [n for names in terrains.values() for n in names]
+        assert not [n for n in listed if n not in have], src
+        assert len(listed) == len(set(listed)), src  # one terrain a design
+
+
+def test_the_training_catalogue_holds_the_iconify_sets() -> None:
+    train = glyphs.catalogue("train")
+    drawn = {k.split(":")[0] for keys in train.values() for k in keys}
+    assert set(_iconify_sources()) <= drawn
+    for t, before in FONT_TRAIN_SIZES.items():
+        fonts = [k for k in train[t] if k.split(":")[0] not in _iconify_sources()]
+        assert len(fonts) == before, t  # the font catalogue as it was
+        assert len(train[t]) >= before + 20, t  # and many new designs on top
+
+
+@pytest.mark.parametrize(("key", "line"), [("gameicons:0:pine-tree", False), ("iconoir:0:tree", True),
+                                           ("healthicons:0:village-outline", True),
+                                           ("solar:0:crown-bold", False)])
+def test_an_iconify_icon_rasterises_like_a_font_glyph(key: str, line: bool) -> None:
+    mask = glyphs.glyph_mask(key)
+    # the longer side is GLYPH_PX less the icon's own margin in its view box, plus _crop's padding
+    assert 0.6 * glyphs.GLYPH_PX <= max(mask.shape) <= glyphs.GLYPH_PX + 4, mask.shape
+    assert 0.05 < mask.mean() < 0.8  # ink, neither blank nor a filled box
+    assert glyphs.is_line_icon(key) == line  # a stroked (currentColor) line icon stays thin
+    assert glyphs.glyph_strokes(key, "stroke")
+
+
+def test_without_resvg_the_iconify_sets_are_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    glyphs.catalogue.cache_clear()
+    monkeypatch.setattr(glyphs, "_has_resvg", lambda: False)
+    try:
+        train = glyphs.catalogue("train")
+        assert {t: len(keys) for t, keys in train.items()} == FONT_TRAIN_SIZES
+    finally:
+        glyphs.catalogue.cache_clear()
 
 
 def test_a_source_can_leave_out_a_shared_name_that_means_something_else_there() -> None:
@@ -192,3 +250,44 @@ def test_only_the_doodle_family_draws_doodles_each_split_its_own_drawings() -> N
     style = DrawStyle.random(np.random.default_rng(0), "eval", "doodle")
     for t, look in style.looks.items():
         assert icon_paths(t, str(look.icon), np.random.default_rng(0))
+
+
+@pytest.mark.parametrize(("key", "even"), [("lucide:0:tree-pine", True), ("tabler:2:trees", True),
+                                           ("iconoir:0:tree", True), ("material:0:home", False),
+                                           ("gameicons:0:pine-tree", False), ("solar:0:crown-bold", False)])
+def test_stroked_designs_read_as_line_icons_by_their_even_width(key: str, even: bool) -> None:
+    # lucide and tabler draw one pen width, but their joins are thick: the thickest-stroke test
+    # calls them solid, the even-width test (the training pictures') calls them lines
+    assert glyphs.is_even_line_icon(key) == even
+    if key.startswith(("lucide", "tabler")):
+        assert not glyphs.is_line_icon(key)
+
+
+def test_only_the_training_pictures_tell_lines_by_even_width() -> None:
+    # a held-out pick keeps the thickest-stroke test (its renders stay as measured): bootstrap holds
+    # designs the two tests part on, and every eval pick of them is drawn by the old rule
+    keys = {k for v in glyphs.catalogue("eval").values() for k in v}
+    parted = {k for k in keys if glyphs.is_even_line_icon(k) != glyphs.is_line_icon(k)}
+    assert parted  # else this test could not fail
+    seen = 0
+    for seed in range(400):
+        for t in "FVWMH":
+            variant = glyphs.pick_glyph(np.random.default_rng(seed), t, "eval")
+            if variant is None:
+                continue
+            _, src, k, name, mode, *_ = variant.split(":")
+            key = f"{src}:{k}:{name}"
+            if key in parted:
+                seen += 1
+                lined = glyphs.is_line_icon(key)
+                assert mode in (("stroke", "outline") if lined else ("outline", "solid"))
+    assert seen
+
+
+def test_every_training_line_icon_has_lines_to_draw() -> None:
+    # the even-width test holds a design of dots (tabler's thin 'grain'); drawn along its centre lines
+    # it would be no strokes at all, and the page renderer cannot place an empty drawing
+    keys = {k for v in glyphs.catalogue("train").values() for k in v}
+    assert "tabler:1:grain" in keys
+    assert not glyphs.is_even_line_icon("tabler:1:grain")
+    assert all(glyphs.glyph_strokes(k, "stroke") for k in keys if glyphs.is_even_line_icon(k))
