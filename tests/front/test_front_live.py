@@ -35,19 +35,37 @@ runner = CliRunner()
 CARDS = "sentinel_wood,canal_lake,wildholds,borderlands"
 
 
-@pytest.fixture(scope="module")
-def clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("video")
-    write_video(make_video(10, frames=60, size=(960, 540)), out, "clip")  # settled and refused
-    return out / "clip"
+#: Video seeds tried in turn for one whose readings are both scored and refused (which ones are
+#: depends on the committed nets: 16 and 18 with the seventh-sitting cell net, 10 before it).
+CLIP_SEEDS = (16, 18, 10, *range(11, 40))
 
 
-@pytest.fixture(scope="module")
-def lines(clip: Path) -> list[dict[str, Any]]:
-    result = runner.invoke(app, ["live", str(clip) + ".avi", "--no-window", "--json", "--cards", CARDS,
+def _json_lines(video: Path) -> list[dict[str, Any]]:
+    result = runner.invoke(app, ["live", str(video) + ".avi", "--no-window", "--json", "--cards", CARDS,
                                  "--season", "winter"])
     assert result.exit_code == 0, result.output
     return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+@pytest.fixture(scope="module")
+def clip_and_lines(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
+    out = tmp_path_factory.mktemp("video")
+    for seed in CLIP_SEEDS:
+        write_video(make_video(seed, frames=60, size=(960, 540)), out, f"clip{seed}")
+        found = _json_lines(out / f"clip{seed}")
+        if {"score", "stake"} <= {key for event in found for key in event}:
+            return out / f"clip{seed}", found
+    raise AssertionError(f"no video of seeds {CLIP_SEEDS} is both scored and refused")
+
+
+@pytest.fixture(scope="module")
+def clip(clip_and_lines: tuple[Path, list[dict[str, Any]]]) -> Path:
+    return clip_and_lines[0]
+
+
+@pytest.fixture(scope="module")
+def lines(clip_and_lines: tuple[Path, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    return clip_and_lines[1]
 
 
 def test_json_lines_of_a_video(clip: Path, lines: list[dict[str, Any]]) -> None:
