@@ -51,6 +51,7 @@ def _reads_alike(reading: Reading, sample: Reading) -> None:
     """The same doubts, best guess everywhere and odds within 0.1; a cell right at the `?` cut
     (phone_clear_A's C1: 0.947 and 0.945 sure) may tip either way, every other cell reads the same."""
     assert reading.doubts == sample.doubts
+    assert reading.probabilities is not None and sample.probabilities is not None
     assert (reading.probabilities.argmax(-1) == sample.probabilities.argmax(-1)).all()
     np.testing.assert_allclose(reading.probabilities, sample.probabilities, atol=0.1)
     tipped = [(a, b) for a, b in zip(str(reading.sheet), str(sample.sheet), strict=True) if a != b]
