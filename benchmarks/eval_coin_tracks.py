@@ -34,7 +34,8 @@ from models import dataset as ds
 from models.synth.style import ALL_FAMILIES, SPLITS
 from rules import Sheet
 from scanner.classify import read_coin_track, read_coins
-from scanner.constants import COIN_CLASSES, COIN_TRACK_THRESHOLD
+from scanner.constants import COIN_TRACK_THRESHOLD
+from scanner.decode import coins_and_spent
 from scanner.nets import Models, default_models, load_models, white_balance
 
 CACHE = ds.SHEET_CACHE
@@ -66,10 +67,8 @@ def tracks(families: Sequence[str], seeds_of: dict[str, list[int]], *, split: st
     return out
 
 
-def counts(states: np.ndarray) -> tuple[int, int]:
-    """(coins, spent) of a read track."""
-    names = [COIN_CLASSES[k] for k in states]
-    return names.count("filled"), names.count("crossed")
+#: A read coin state as one character: empty, filled, crossed (COIN_CLASSES order).
+MARKS = ".FX"
 
 
 def strip(track: Track, states: np.ndarray, doubtful: np.ndarray, shown: int, scale: int = 4) -> np.ndarray:
@@ -81,12 +80,12 @@ def strip(track: Track, states: np.ndarray, doubtful: np.ndarray, shown: int, sc
         e, f, x = track.probs[i]
         ink = (0, 0, 200) if doubtful[i] else (0, 0, 0)
         size = tile.shape[0]
-        cv2.putText(tile, f"{'.FX'[states[i]]} f{f:.2f}", (3, size - 22), cv2.FONT_HERSHEY_SIMPLEX, 0.45, ink)
+        cv2.putText(tile, f"{MARKS[states[i]]} f{f:.2f}", (3, size - 22), cv2.FONT_HERSHEY_SIMPLEX, 0.45, ink)
         cv2.putText(tile, f"x{x:.2f} e{e:.2f}", (3, size - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.45, ink)
         tiles.append(tile)
     row = np.concatenate(tiles, axis=1)
     head = np.full((24, row.shape[1], 3), 255, np.uint8)
-    got = counts(states)
+    got = coins_and_spent(states)
     cv2.putText(head, f"{track.family} {track.seed} true {track.truth} read {got}", (3, 17),
                 cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 0, 0))
     return np.concatenate([head, row], axis=0)
@@ -98,7 +97,7 @@ def list_tracks(read: Sequence[Track], strips: Path | None) -> None:
         strips.mkdir(parents=True, exist_ok=True)
     for t in read:
         states, _, doubtful = read_coin_track(t.probs, t.features, t.patches)
-        got = counts(states)
+        got = coins_and_spent(states)
         ok = got == t.truth
         if ok != bool(doubtful.any()):
             continue
@@ -106,7 +105,7 @@ def list_tracks(read: Sequence[Track], strips: Path | None) -> None:
         what = "right, doubted" if ok else "WRONG, no doubt"
         odds = " ".join(f"{e:.2f}/{f:.2f}/{x:.2f}" for e, f, x in t.probs[:shown])
         print(f"  {what:15} {t.family:10} {t.seed}: true {t.truth} read {got} "
-              f"{''.join('.FX'[k] for k in states[:shown])} doubted {np.flatnonzero(doubtful).tolist()}; "
+              f"{''.join(MARKS[k] for k in states[:shown])} doubted {np.flatnonzero(doubtful).tolist()}; "
               f"net (empty/filled/crossed) {odds}")
         if strips is not None:
             name = f"{'doubted' if ok else 'silent'}-{t.family}-{t.seed}.png"
@@ -142,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         right = clear = silent = 0
         for t in read:
             states, _, doubtful = read_coin_track(t.probs, t.features, t.patches, track_threshold=threshold)
-            ok = counts(states) == t.truth
+            ok = coins_and_spent(states) == t.truth
             right += ok
             clear += ok and not doubtful.any()
             silent += not ok and not doubtful.any()

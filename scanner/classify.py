@@ -39,6 +39,7 @@ from scanner.decode import (
     attack_stars,
     both_counts,
     clashing_kinds,
+    coins_and_spent,
     count_against_print,
     crowded_track,
     decode_coin_track,
@@ -360,8 +361,7 @@ def classify_sheet(
         coin_p, coin_f = read_coins(m, coins_balanced)
         cls, coin_conf, unsure_coins = read_coin_track(coin_p, coin_f, coins_balanced, decode=decode)
         states = tuple(COIN_CLASSES[k] for k in cls)
-        coins = states.count("filled")
-        spent = states.count("crossed")
+        coins, spent = coins_and_spent(cls)
         doubtful_coins = tuple(int(i) for i in np.flatnonzero(unsure_coins))
     return SheetReading(
         side=side,

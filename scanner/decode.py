@@ -81,6 +81,7 @@ __all__ = [
     "clashing_kinds",
     "coin_ink",
     "coin_paper",
+    "coins_and_spent",
     "count_against_print",
     "crowded_track",
     "decode_coin_track",
@@ -455,6 +456,12 @@ def crowded_track(states: np.ndarray, *, most: int = COIN_MOST_MARKED) -> np.nda
     """
     marked = states != EMPTY
     return marked if int(marked.sum()) > most else np.zeros_like(marked)
+
+
+def coins_and_spent(states: np.ndarray) -> tuple[int, int]:
+    """(coins, spent) of a decoded track: its coins read filled and read crossed out."""
+    states = np.asarray(states)
+    return int(np.count_nonzero(states == FILLED)), int(np.count_nonzero(states == CROSSED))
 
 
 def marks_beyond_run(

@@ -18,6 +18,7 @@ from scanner.constants import (
     COIN_BEYOND_EMPTY,
     COIN_BEYOND_MARKS,
     COIN_BEYOND_SEEN,
+    COIN_CLASSES,
     COIN_CROSS_SEEN,
     COIN_DISC,
     COIN_FAINT_MARK,
@@ -32,6 +33,7 @@ from scanner.decode import (
     clashing_kinds,
     coin_ink,
     coin_paper,
+    coins_and_spent,
     count_against_print,
     decode_coin_track,
     faint_marks_gained,
@@ -523,3 +525,9 @@ def test_read_coin_track_doubts_marks_past_a_clearly_empty_coin() -> None:
     states, _, doubtful = classify.read_coin_track(probs, features, _track(0))
     assert states.tolist() == [0] * 14
     assert np.flatnonzero(doubtful).tolist() == [2, 4, 5]
+
+
+def test_coins_and_spent_count_the_filled_and_the_crossed_coins() -> None:
+    e, f, x = (COIN_CLASSES.index(k) for k in ("empty", "filled", "crossed"))
+    assert coins_and_spent(np.array([f, x, f, x, x] + [e] * 9)) == (2, 3)
+    assert coins_and_spent(np.full(14, e)) == (0, 0)
