@@ -24,10 +24,10 @@ from rules.sides import PrintedSide, printed_side
 from scanner.constants import (
     ADAPT_DEFAULT,
     ADAPT_TEMPERATURE,
+    CELL_INK_INSET,
     COIN_CLASSES,
     COIN_THRESHOLD,
     COIN_TRACK_THRESHOLD,
-    CELL_INK_INSET,
     CONFIDENCE_THRESHOLD,
     DECODE_DEFAULT,
     STAR_THRESHOLD,

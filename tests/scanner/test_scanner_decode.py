@@ -102,7 +102,7 @@ def test_coloured_ink_counts_pixels_more_coloured_than_the_paper() -> None:
     assert ink[1] >= 0.05  # a sixteenth of the pixels, all of them coloured
     assert ink[[0, 2, 3, 4, 5]].max() < CELL_INK_SHARE
     # judged against the sheet's own paper: a whole sheet under a tinted light is not coloured ink
-    tinted = np.clip(centres.astype(int) + (0, 12, 24), 0, 255).astype(np.uint8)
+    tinted = np.clip(centres.astype(int) + np.array([0, 20, 40]), 0, 255).astype(np.uint8)
     assert np.allclose(coloured_ink(tinted, np.ones(6, bool))[[0, 2, 3]], 0.0)
 
 
