@@ -22,7 +22,6 @@ from models.synth.style import (
     FILL_MODES,
     FILLED_COIN_MARKS,
     FILLED_CROSS_REACH,
-    HEAVY_CROSS_WEIGHT,
     ICONS,
     SCRAWL_PASSES,
     TRAIN_ONLY_COIN_MARKS,
@@ -203,8 +202,6 @@ def test_training_hands_cross_coins_out_their_own_way() -> None:
     assert (reach < 0.8).mean() > 0.1 and (reach > 1.3).mean() > 0.1  # inside the coin and well past it
     assert (weight > 1.6).mean() > 0.1  # pressed thick as a marker
     assert {c.strokes for c in crosses if c} == {"two", "one", "twice", "scrawl"}
-    # some press as hard as they can: up to three times their gain marks' width
-    assert (weight > 2.0).mean() > 0.15 and weight.max() <= HEAVY_CROSS_WEIGHT
     bleed = np.array([c.bleed for c in crosses if c])
     assert 0.1 < (bleed > 1.0).mean() < 0.3 and bleed.max() <= BLEED_PX[1]  # some smeared
     pens = {c.color for c, s in zip(crosses, train, strict=True) if c and c.color != s.hand.graphite}
