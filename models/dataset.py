@@ -45,11 +45,6 @@ SEED_STRIDE = 100_000
 #: Seed offset between drawing families of one split (``family_seeds``), inside one recipe seed's range.
 FAMILY_STRIDE = 10_000
 
-#: The share of training sheets whose marked coins are split anew between held and spent
-#: (:func:`spend_more`), and the seed stream of that draw (its own: the game stays as it was).
-SPEND_SHARE = 0.6
-SPEND_STREAM = 31
-
 #: Terrain class index of each notation symbol (printed ``^``/``-`` and ``?`` have none).
 CLASS_OF = {s: i for i, s in enumerate(TERRAIN_SYMBOLS)}
 
@@ -181,8 +176,6 @@ def render(
     else:
         game = random_game(rng)
         sheet, pieces = game.sheet, game.pieces
-        if split == "train":
-            sheet = spend_more(sheet, np.random.default_rng([seed, SPEND_STREAM]))
     theme = "printfriendly" if rng.random() < 0.3 else "color"
     page = render_page(sheet, rng, ppc=float(rng.uniform(40, 72)), theme=theme, pieces=pieces,
                        split=split if split in SPLITS else "train", family=family)
@@ -192,18 +185,6 @@ def render(
     return Sample(image=photo.image, corners=np.asarray(photo.corners, np.float64), crossings=crossings,
                   sheet=sheet, coin_states=tuple(int(v) for v in page.coin_states),
                   edges_h=np.asarray(page.edges_h, bool), edges_v=np.asarray(page.edges_v, bool), tier=tier)
-
-
-def spend_more(sheet: Any, rng: np.random.Generator) -> Any:
-    """A training sheet's marked coins split anew between held and spent, on a share :data:`SPEND_SHARE`
-    of the sheets (the spent ones uniformly 0 to all): random games spend few coins (about one marked
-    coin in four), so the coin net saw few crossed coins, and fewer still of each way to cross one out.
-    The eval and params splits keep their games' coins."""
-    marked = int(sheet.coins) + int(sheet.spent)
-    if marked == 0 or rng.random() >= SPEND_SHARE:
-        return sheet
-    spent = int(rng.integers(0, marked + 1))
-    return sheet.replace(coins=marked - spent, spent=spent)
 
 
 def canonical_of(sample: Sample, rng: np.random.Generator | None) -> np.ndarray:

@@ -128,29 +128,6 @@ def test_coin_states_fill_a_full_track() -> None:
     assert st.count(0) == 0 and st.count(2) == 5
 
 
-def test_training_sheets_spend_more_of_their_coins_and_held_out_ones_keep_their_games() -> None:
-    from models import dataset as ds
-    from models.synth.play import random_game
-
-    sheet = _sheet(coins=5, spent=1)
-    out = [ds.spend_more(sheet, np.random.default_rng(k)) for k in range(300)]
-    assert all(o.coins + o.spent == 6 and o.grid == sheet.grid for o in out)
-    assert {o.spent for o in out} == set(range(7))
-    assert 0.4 < np.mean([o is sheet for o in out]) < 0.6  # SPEND_SHARE 0.6 of them split anew, some alike
-    assert ds.spend_more(_sheet(), np.random.default_rng(0)) == _sheet()  # nothing marked: nothing to split
-    for seed in (7050000, 7050003):
-        game = random_game(np.random.default_rng(seed)).sheet
-        for split in ("eval", "params"):
-            assert ds.render(seed, split=split, tier="scan").sheet == game
-    moved = 0
-    for seed in range(1000000, 1000008):
-        game = random_game(np.random.default_rng(seed)).sheet
-        got = ds.render(seed, split="train", tier="scan").sheet
-        assert got.grid == game.grid and got.coins + got.spent == game.coins + game.spent
-        moved += got.spent != game.spent
-    assert moved >= 2
-
-
 def test_derived_pieces_are_same_terrain_components() -> None:
     sheet = _sheet()
     pieces = derive_pieces(sheet)
