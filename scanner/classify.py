@@ -24,6 +24,7 @@ from rules.sides import PrintedSide, printed_side
 from scanner.constants import (
     ADAPT_DEFAULT,
     ADAPT_TEMPERATURE,
+    CELL_INK_INSET,
     COIN_CLASSES,
     COIN_THRESHOLD,
     COIN_TRACK_THRESHOLD,
@@ -40,11 +41,13 @@ from scanner.decode import (
     both_counts,
     clashing_kinds,
     coins_and_spent,
+    coloured_ink,
     count_against_print,
     crowded_track,
     decode_coin_track,
     faint_marks_gained,
     hero_evidence,
+    ink_against_empty,
     kinds_of_alike_marks,
     look_alike_groups,
     marks_beyond_run,
@@ -285,6 +288,25 @@ def label_cells(
     return tuple("".join(row) for row in rows), tuple(doubtful)
 
 
+def doubt_coloured_empties(
+    probs: np.ndarray, patches: np.ndarray, gain: np.ndarray, drawable: np.ndarray, printed: PrintedSide
+) -> np.ndarray:
+    """``probs`` (121, C) with the cells read empty that hold coloured ink doubted
+    (:func:`scanner.decode.ink_against_empty`), the paper judged from the cells read empty.
+
+    Printed ruins are left alone: their print is coloured on most sheets.
+    """
+    open_cells = drawable.copy()
+    for r, c in printed.ruins:
+        open_cells[r * SIZE + c] = False
+    i = CELL_INK_INSET
+    # every other pixel of the centre: a share of ink pixels needs no more, at a quarter of the work
+    centres = white_balance(np.ascontiguousarray(patches[..., i:-i:2, i:-i:2, :]), gain=gain)
+    quiet = open_cells & (probs.argmax(axis=1) == TERRAIN_CLASSES.index("empty"))
+    ink = coloured_ink(centres.reshape(-1, *centres.shape[-3:]), quiet)
+    return ink_against_empty(probs, ink, open_cells)[0]
+
+
 def classify_sheet(
     patches: np.ndarray,
     side: str,
@@ -339,6 +361,7 @@ def classify_sheet(
         probs = piece_evidence(probs, found)
     if decode:
         probs = hero_evidence(probs, star_p.reshape(SIZE, SIZE), drawable.reshape(SIZE, SIZE))
+        probs = doubt_coloured_empties(probs, patches, gain, drawable, printed)
     best = probs.argmax(axis=1)
     conf = probs.max(axis=1)
     # a terrain read on printed ruins and nowhere else is the ruins icon misread

@@ -355,6 +355,28 @@ RUINS_ONLY_LEAST = 2
 doubted as the printed ruins icon misread: 1 of 500 random legal games drew a terrain on ruins only
 (2 cells or more), while the printer-friendly reference sheets' ruins icon reads as farm on all six."""
 
+CELL_INK_INSET = 6
+"""Pixels of a cell patch's each side left out when looking for coloured ink (of :data:`PATCH`): the
+centre holds the drawing, the rim the grid line and the pencil outlines of the pieces."""
+
+CELL_INK_CHROMA = 0.10
+"""How much more coloured than the sheet's empty paper (chroma, the white-balanced pixel's largest
+channel less its smallest, on a 0-1 scale, above the median of the cells read empty) a pixel must be
+to count as coloured ink (:func:`scanner.decode.coloured_ink`). 0.08 let the parchment texture of the
+real prints' scans count (20 empty cells of 42 photos doubted, against 4 at 0.10 and 1 at 0.12)."""
+
+CELL_INK_SHARE = 0.02
+"""Share of a cell's centre pixels in coloured ink from which a cell the net reads as empty is doubted
+(:func:`scanner.decode.ink_against_empty`). Measured 2026-11-25 with the committed models over the
+cells read empty with confidence, off the printed ruins (30 eval-split phone photos per drawing family,
+100 params-split, 42 photos of the real blank prints): it doubts 21 of the 28 drawn cells so read on
+eval (17 of them one sheet's pale yellow dotted farms) and 1 of 4 on params, against 4, 22 and 4 empty
+cells (at 0.03: 18, 1 / 4, 15, 2; 0.05: 10, 1 / 3, 9, 0)."""
+
+CELL_INK_EMPTY_CAP = 0.5
+"""The most a cell with coloured ink keeps of its probability of being empty (the rest goes to its
+terrains as the net ranks them): the cell becomes ``?`` and the terrains it may hold are weighed."""
+
 COIN_MOST_MARKED = 12
 """Most marked coins a track is read with before all its marks become doubtful. Few games give that many
 (500 random legal games of ``models.synth.play.random_game`` ended with 11 at most; coins come from coin

@@ -20,6 +20,9 @@ the same arrays out, corrected by three facts the net cannot see one patch at a 
   and a track marked from end to end is doubted (:func:`crowded_track`: few games give that many
   coins, but an unfamiliar print is misread on every coin); so is a terrain read on printed ruins alone
   (:func:`ruins_only`: a shape drawn over a ruin covers other spaces too);
+- an empty space is the sheet's paper, so a cell the net reads as empty that holds coloured ink the
+  sheet's empty cells do not is doubted (:func:`coloured_ink`, :func:`ink_against_empty`: pale washes
+  and dotted fills in a hue the net has never seen drawn read as paper);
 - a hero marks a hit star ``*`` on every space its card's attack pattern reaches (Heroes hero cards),
   so a cell ringed by a whole pattern of stars holds a hero (:func:`hero_evidence`), and the stars are
   read as whole patterns around the heroes (:func:`attack_stars`).
@@ -39,6 +42,9 @@ from rules.shapes import HEROES
 from scanner.constants import (
     ADAPT_TEMPERATURE,
     ATTACK_STAR_LEVEL,
+    CELL_INK_CHROMA,
+    CELL_INK_EMPTY_CAP,
+    CELL_INK_SHARE,
     CLUSTER_DISTANCE,
     COIN_BEYOND_EMPTY,
     COIN_BEYOND_MARKS,
@@ -82,11 +88,13 @@ __all__ = [
     "coin_ink",
     "coin_paper",
     "coins_and_spent",
+    "coloured_ink",
     "count_against_print",
     "crowded_track",
     "decode_coin_track",
     "faint_marks_gained",
     "hero_evidence",
+    "ink_against_empty",
     "kinds_of_alike_marks",
     "look_alike_groups",
     "look_alikes",
@@ -437,6 +445,76 @@ def ruins_only(
         if int(cells.sum()) >= least and not (cells & ~at_ruins).any():
             doubt |= cells
     return doubt
+
+
+def coloured_ink(
+    centres: np.ndarray, quiet: np.ndarray, *, chroma: float = CELL_INK_CHROMA
+) -> np.ndarray:
+    """Share of each cell's centre pixels more coloured than the sheet's quiet cells.
+
+    The paper, white-balanced, is grey; so is pencil. A pixel counts as coloured ink when its chroma
+    (largest channel less smallest, 0-1) exceeds the median chroma of the ``quiet`` cells' pixels by
+    ``chroma``: judged against the sheet's own paper, not a fixed level, so a tinted light or a noisy
+    sensor does not count. Independent of the net's weights.
+
+    Parameters
+    ----------
+    centres : (N, h, w, 3) uint8
+        The cells' centres, white-balanced (:func:`scanner.nets.white_balance`).
+    quiet : (N,) bool
+        The cells taken for the sheet's paper (e.g. those read as empty, off the printed ruins); with
+        none, every cell.
+
+    Returns
+    -------
+    (N,) float
+    """
+    c = centres.reshape(len(centres), -1, 3)
+    b, g, r = c[..., 0], c[..., 1], c[..., 2]
+    # channel by channel: numpy's max over a last axis of 3 is ten times slower
+    spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)  # uint8, no wrap
+    ref = spread[quiet] if quiet.any() else spread
+    # the median of byte values from their histogram (the lower middle value)
+    counts = np.cumsum(np.bincount(ref.ravel(), minlength=256))
+    paper = int(np.searchsorted(counts, (counts[-1] + 1) // 2))
+    return np.asarray((spread > paper + chroma * 255.0).mean(axis=1))
+
+
+def ink_against_empty(
+    probs: np.ndarray,
+    ink: np.ndarray,
+    candidates: np.ndarray,
+    *,
+    share: float = CELL_INK_SHARE,
+    cap: float = CELL_INK_EMPTY_CAP,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Doubt the cells read as empty that hold coloured ink.
+
+    A pale wash or a dotted fill in a colour the net has never seen drawn reads as paper, confidently,
+    and the look-alike pooling makes the whole terrain agree. Such a cell keeps at most ``cap`` of its
+    probability of being empty; the rest goes to its other classes in the net's proportions, so the
+    cell becomes ``?`` with the terrains it may hold weighed.
+
+    Parameters
+    ----------
+    probs : (N, C) probabilities, empty first (:data:`TERRAIN_CLASSES`).
+    ink : (N,) from :func:`coloured_ink`.
+    candidates : (N,) bool, the cells that may be doubted (drawable, off the printed ruins).
+    share, cap : :data:`scanner.constants.CELL_INK_SHARE`, :data:`CELL_INK_EMPTY_CAP`.
+
+    Returns
+    -------
+    probs : (N, C), a copy where changed.
+    flagged : (N,) bool, the cells whose empty probability was capped.
+    """
+    flagged = candidates & (probs.argmax(axis=1) == 0) & (ink >= share) & (probs[:, 0] > cap)
+    if not flagged.any():
+        return probs, flagged
+    out = probs.copy()
+    others = out[flagged, 1:] + 1e-6  # a class the net ruled out entirely still gets a share
+    out[flagged, 1:] = others * ((1.0 - cap) / others.sum(axis=1))[:, None]
+    out[flagged, 0] = cap
+    return out, flagged
 
 
 def crowded_track(states: np.ndarray, *, most: int = COIN_MOST_MARKED) -> np.ndarray:

@@ -129,7 +129,7 @@ DISTRIBUTIONS: dict[str, tuple[str, str | None]] = {
     "starlette": ("starlette", "web"),
     "uvicorn": ("uvicorn", "web"),
     "multipart": ("python-multipart", "web"),
-    "httpx": ("httpx", "web"),
+    "httpx2": ("httpx2", "web"),
     "playwright": ("playwright", "web"),
 }
 

@@ -22,7 +22,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
-import httpx  # noqa: E402
+import httpx2 as httpx  # noqa: E402  (the web extra's client, as starlette's TestClient takes it)
 import uvicorn  # noqa: E402
 from golden_samples import refused_photo  # noqa: E402
 

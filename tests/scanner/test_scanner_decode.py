@@ -7,14 +7,16 @@ import pytest
 
 import scanner.classify as classify
 from rules.shapes import HEROES
-from scanner.constants import PATCH, TERRAIN_CLASSES
+from scanner.constants import CELL_INK_EMPTY_CAP, CELL_INK_INSET, CELL_INK_SHARE, PATCH, TERRAIN_CLASSES
 from scanner.decode import (
     adapt_to_sheet,
     attack_patterns,
     attack_stars,
+    coloured_ink,
     crowded_track,
     decode_coin_track,
     hero_evidence,
+    ink_against_empty,
     look_alikes,
     ruins_only,
     star_reach,
@@ -81,6 +83,57 @@ def test_classify_sheet_doubts_the_ruins_icon_read_as_farm(monkeypatch: pytest.M
     plain = classify.classify_sheet(cells, "A", adapt=False, decode=False)
     assert all(decoded.grid[r][c] == "?" for r, c in ruins)
     assert all(plain.grid[r][c] == "P" for r, c in ruins)
+
+
+def _paper_centres(n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` cell centres of grey paper with sensor noise (white-balanced, uint8)."""
+    side = PATCH - 2 * CELL_INK_INSET
+    grey = rng.normal(225, 4, (n, side, side, 1))
+    tint = rng.normal(0, 2, (n, side, side, 3))  # colour noise: a pixel's channels differ a little
+    return np.clip(grey + tint, 0, 255).astype(np.uint8)
+
+
+def test_coloured_ink_counts_pixels_more_coloured_than_the_paper() -> None:
+    rng = np.random.default_rng(5)
+    centres = _paper_centres(6, rng)
+    centres[1, ::4, ::4] = (150, 215, 235)  # pale yellow dots (BGR): a dotted farm in a wash of colour
+    centres[2, 4:12, 4:12] = (90, 90, 90)  # a grey pencil mark: ink, but not coloured
+    ink = coloured_ink(centres, np.array([True, False, False, True, True, True]))
+    assert ink[1] >= 0.05  # a sixteenth of the pixels, all of them coloured
+    assert ink[[0, 2, 3, 4, 5]].max() < CELL_INK_SHARE
+    # judged against the sheet's own paper: a whole sheet under a tinted light is not coloured ink
+    tinted = np.clip(centres.astype(int) + np.array([0, 20, 40]), 0, 255).astype(np.uint8)
+    assert np.allclose(coloured_ink(tinted, np.ones(6, bool))[[0, 2, 3]], 0.0)
+
+
+def test_ink_against_empty_doubts_an_empty_reading_of_coloured_ink() -> None:
+    probs = np.tile([[0.97, 0.01, 0.01, 0.006, 0.002, 0.001, 0.0005, 0.0005]], (4, 1))
+    probs[3] = [0.02, 0.9, 0.02, 0.02, 0.02, 0.01, 0.005, 0.005]  # a forest, read as one
+    ink = np.array([0.0, 0.1, 0.1, 0.1])
+    candidates = np.array([True, True, False, True])  # cell 2 lies on printed ruins
+    out, flagged = ink_against_empty(probs, ink, candidates)
+    assert flagged.tolist() == [False, True, False, False]
+    assert out[1, 0] == pytest.approx(CELL_INK_EMPTY_CAP)
+    assert out[1].sum() == pytest.approx(1.0)
+    # the terrains keep the net's order: farm (third likeliest) stays behind forest and village
+    assert np.argsort(-out[1, 1:]).tolist()[:3] == [0, 1, 2]
+    assert np.array_equal(out[[0, 2, 3]], probs[[0, 2, 3]])
+    same, none = ink_against_empty(probs, np.zeros(4), candidates)
+    assert same is probs and not none.any()
+
+
+def test_classify_sheet_doubts_an_empty_cell_holding_coloured_ink(monkeypatch: pytest.MonkeyPatch) -> None:
+    probs = np.full((121, 8), 0.001)
+    probs[:, 0] = 0.993
+    monkeypatch.setattr(classify, "classify_cells",
+                        lambda models, patches, gain=None: (probs, np.zeros(121), np.eye(121, 8)))
+    rng = np.random.default_rng(9)
+    cells = np.clip(rng.normal(228, 3, (11, 11, PATCH, PATCH, 3)), 0, 255).astype(np.uint8)
+    cells[0, 0, 8:24:3, 8:24:3] = (120, 200, 230)  # A1: pale yellow dots the net reads as paper
+    decoded = classify.classify_sheet(cells, "A", adapt=False, decode=True)
+    plain = classify.classify_sheet(cells, "A", adapt=False, decode=False)
+    assert decoded.grid[0][0] == "?" and plain.grid[0][0] == "."
+    assert decoded.doubtful == ("A1",)
 
 
 def test_a_track_marked_from_end_to_end_is_doubted() -> None:
