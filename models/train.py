@@ -293,7 +293,9 @@ def fit(
     gen = torch.Generator().manual_seed(seed)
     net = task.make()
     if init is not None:
-        net.load_state_dict(torch.load(init, map_location="cpu")["state_dict"])
+        state = onnx_state(net, init, x) if init.suffix == ".onnx" else torch.load(init, map_location="cpu")[
+            "state_dict"]
+        net.load_state_dict(state)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=WEIGHT_DECAY)
     steps = max(1, epochs * int(np.ceil(len(x) / BATCH)))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
@@ -331,6 +333,103 @@ def fit(
         if checkpoint is not None:
             torch.save({"epoch": epoch + 1, "state_dict": net.state_dict()}, checkpoint)
     return net.eval()
+
+
+#: Patches whose statistics set the batch norms of a net started from an exported ONNX file.
+ONNX_INIT_PATCHES = 8192
+
+
+def init_entry(init: Path) -> dict[str, Any]:
+    """The manifest entry of the net an ``--init`` file was exported as (the manifest beside it, by the
+    file's stem), or nothing when there is none."""
+    path = init.parent / MANIFEST
+    if not path.is_file():
+        return {}
+    entry: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))["models"].get(init.stem, {})
+    return entry
+
+
+@torch.no_grad()
+def onnx_state(net: nn.Module, init: Path, x: np.ndarray) -> dict[str, torch.Tensor]:
+    """``net``'s weights taken from an exported ONNX file (a committed net, whose checkpoint is not
+    kept), to go on training it.
+
+    The export folded each batch norm into its convolution (weights and a bias). Each norm is rebuilt
+    so that it computes that function again, in training mode too: its running statistics are those
+    of its convolution's output on about :data:`ONNX_INIT_PATCHES` of ``x`` spread over it (normalised
+    inputs), its scale their standard deviation and its shift their mean plus the folded bias, so a batch
+    like those patches comes out as the exported net had it. A repeat correction folded into the head
+    at export (the manifest's ``bias_shift``) is taken out: training adds it again. The rebuilt net
+    must read ``x`` as the ONNX file does (checked)."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(init))
+    weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    gemms = [n for n in model.graph.node if n.op_type == "Gemm"]
+    mine = [m for m in net.modules() if isinstance(m, nn.Conv2d)]
+    norms = [m for m in net.modules() if isinstance(m, nn.BatchNorm2d)]
+    heads = [m for m in net.modules() if isinstance(m, nn.Linear)]
+    if (len(convs), len(gemms)) != (len(mine), len(heads)) or len(norms) != len(mine):
+        raise ValueError(f"{init}: {len(convs)} convolutions and {len(gemms)} heads, the net "
+                         f"{len(mine)} and {len(heads)}")
+    biases = []
+    for node, conv, norm in zip(convs, mine, norms, strict=True):
+        w = torch.from_numpy(weights[node.input[1]].copy())
+        if w.shape != conv.weight.shape:
+            raise ValueError(f"{init}: a convolution of shape {tuple(w.shape)}, "
+                             f"the net's {tuple(conv.weight.shape)}")
+        conv.weight.copy_(w)
+        b = torch.from_numpy(weights[node.input[2]].copy())
+        biases.append(b)
+        # first the identity plus the folded bias, so each later layer sees what the ONNX net computes
+        _set_norm(norm, torch.zeros_like(b), torch.full_like(b, 1.0 - norm.eps), torch.ones_like(b), b)
+    for node, head in zip(gemms, heads, strict=True):
+        head.weight.copy_(torch.from_numpy(weights[node.input[1]].copy()))
+        head.bias.copy_(torch.from_numpy(weights[node.input[2]].copy()))
+    shift = init_entry(init).get("bias_shift", {})
+    folded = None
+    if shift and len(heads) == 1:
+        folded = torch.tensor(next(iter(shift.values())), dtype=torch.float32)
+    if folded is not None:
+        heads[0].bias.sub_(folded)
+    sample = torch.from_numpy(np.ascontiguousarray(x[:: max(1, len(x) // ONNX_INIT_PATCHES)]))  # every kind
+    seen: list[torch.Tensor] = []
+    hooks = [c.register_forward_hook(lambda _m, _i, out: seen.append(out)) for c in mine]
+    net.eval()
+    net(sample)
+    for h in hooks:
+        h.remove()
+    for z, norm, b in zip(seen, norms, biases, strict=True):
+        mean = z.mean(dim=(0, 2, 3))
+        var = z.var(dim=(0, 2, 3), unbiased=False)
+        _set_norm(norm, mean, var, torch.sqrt(var + norm.eps), mean + b)
+    _check_onnx_state(net, init, sample[:512], folded)
+    return {k: v.clone() for k, v in net.state_dict().items()}
+
+
+def _set_norm(norm: nn.BatchNorm2d, mean: torch.Tensor, var: torch.Tensor, scale: torch.Tensor,
+              shift: torch.Tensor) -> None:
+    """A batch norm's running statistics and affine scale and shift, in place."""
+    if norm.running_mean is None or norm.running_var is None:
+        raise ValueError("a batch norm without running statistics")
+    norm.running_mean.copy_(mean)
+    norm.running_var.copy_(var)
+    norm.weight.copy_(scale)
+    norm.bias.copy_(shift)
+
+
+def _check_onnx_state(net: nn.Module, init: Path, x: torch.Tensor, shift: torch.Tensor | None) -> None:
+    """Refuse a rebuilt net whose logits differ from the ONNX file's (beyond float rounding)."""
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(str(init), providers=["CPUExecutionProvider"])
+    want = session.run(None, {session.get_inputs()[0].name: x.numpy()})[0]
+    got = net(x)[0] + (shift if shift is not None else 0.0)
+    gap = float(np.abs(got.numpy() - want).max())
+    if gap > 1e-3:
+        raise ValueError(f"{init}: the rebuilt net's logits differ from the file's by {gap:.3g}")
 
 
 def _sheets_step(
@@ -449,7 +548,13 @@ def train_task(
     stopped early is calibrated, exported and measured as it stood after its last finished epoch).
     ``bias_shift``: added to the first head's bias before calibration (a one-head net's label-shift
     correction, :func:`coin_repeat_shift`, carried by the exported weights)."""
-    mean, std = channel_stats(train[0])
+    start = init_entry(init) if init is not None and init.suffix == ".onnx" else {}
+    # a net started from an exported one keeps the input normalisation it was trained with
+    if start:
+        mean = np.array(start["input"]["mean"], np.float32)
+        std = np.array(start["input"]["std"], np.float32)
+    else:
+        mean, std = channel_stats(train[0])
     xs = [prepare(p, task.size, mean, std) for p in (train[0], calib[0], evaluation[0])]
     t0 = time.perf_counter()
     stopped: dict[str, Any] = {}
@@ -636,7 +741,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--default-sheets", type=int, default=0,
                     help="with --families: also this many sheets of the default mixed train split")
     ap.add_argument("--init", type=Path, default=None,
-                    help="start from this checkpoint's weights (one net, as written by an earlier run)")
+                    help="start from this checkpoint's weights (one net, as written by an earlier run), or "
+                         "from an exported net (NAME.onnx, its manifest beside it: a committed net)")
     ap.add_argument("--lr", type=float, default=LEARNING_RATE, help="peak learning rate (one-cycle)")
     ap.add_argument("--rare-repeat", type=int, default=1,
                     help="hero and hit-star cell patches and crossed coins taken this many times")

@@ -22,6 +22,7 @@ from models.synth.style import (
     CROSS_REACH,
     FILLED_COIN_MARKS,
     FILLED_CROSS_REACH,
+    SCRAWL_PASSES,
     CoinCross,
     DrawStyle,
     Hand,
@@ -543,6 +544,10 @@ def cross_strokes(
     strokes = [np.array([a, b]), np.array([c, d])]
     if cross.strokes == "twice":
         strokes += [s + rng.normal(0, rad * 0.06, s.shape) for s in strokes]
+    if cross.strokes == "scrawl":
+        # each diagonal gone over back and forth, off the line a little each time: a thick, ragged X
+        strokes = [(s[::-1] if k % 2 else s) + rng.normal(0, rad * 0.08, s.shape)
+                   for s in strokes for k in range(SCRAWL_PASSES)]
     return strokes
 
 
@@ -646,7 +651,7 @@ def draw_coins(
         lyr.strokes([lay.px(p) for p in paths], width, pressure, rng, jitter=jitter, step=step, lift=0.1)
     if crosses and cross is not None:
         # crossed out later in the game, perhaps with another pen: a layer of its own
-        with canvas.layer(box, cross.color, 0.95, grain=cross.grain) as lyr:
+        with canvas.layer(box, cross.color, 0.95, grain=cross.grain, blur=cross.bleed) as lyr:
             lyr.strokes([lay.px(p) for p in crosses], max(1.0, width * cross.weight), cross.pressure, rng,
                         jitter=jitter, step=step, lift=0.1)
 

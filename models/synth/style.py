@@ -71,6 +71,13 @@ FILLED_CROSS_REACH = 1.05
 #: Other pens a player may pick up to cross spent coins out (BGR): blue and black ballpoint, a dark
 #: felt-tip.
 CROSS_PENS: tuple[tuple[int, int, int], ...] = ((130, 60, 30), (45, 40, 40), (60, 40, 110), (40, 90, 40))
+#: How many times over a scrawling hand goes along each diagonal of its X.
+SCRAWL_PASSES = 3
+#: The share of training hands whose crosses bleed or smear, and how far (page px, Gaussian sigma; every
+#: other stroke spreads 0.6 px): a blurred cross over a mark read as a fill was issue 13's other silent
+#: coin track.
+BLEED_SHARE = 0.2
+BLEED_PX = (1.0, 2.0)
 TERRAINS = ("F", "V", "P", "W", "M", "H")
 
 
@@ -111,23 +118,33 @@ class CoinCross:
     weight: float  # stroke width against the hand's gain marks
     pressure: float  # darkness of a full stroke, 0..1
     tilt: float  # degrees the X is turned off the diagonals
-    strokes: Literal["two", "one", "twice"]  # two strokes; one stroke with its return; two gone over twice
+    # two strokes; one stroke with its return; two gone over twice; each diagonal scrawled three times
+    # over, wobbling (:data:`SCRAWL_PASSES`)
+    strokes: Literal["two", "one", "twice", "scrawl"]
     color: tuple[int, int, int]  # BGR: the hand's own graphite or another pen (:data:`CROSS_PENS`)
     grain: float  # how much the paper tooth breaks the line (as :attr:`Hand.grain`)
+    bleed: float = 0.6  # px the ink spreads (a wet felt-tip, a smudged cross: :data:`BLEED_SHARE`)
 
 
 def _coin_cross(rng: np.random.Generator, hand: Hand) -> CoinCross:
-    """A training hand's way of crossing out coins."""
+    """A training hand's way of crossing out coins.
+
+    Some go over their X again and again (``scrawl``) or smear it (:data:`BLEED_SHARE`). Not taken: a
+    share pressing 2 to 3 times their gain marks' width; in marker such an X is a blob with four
+    bumps, as a thick scribbled fill is, and a coin net trained on them read the params hand's marker
+    fills as crossed (eval_coin_tracks --bench --split params: 144 -> 139 tracks right, 0 -> 1 silent)."""
     other_pen = rng.random() < 0.25
     color = CROSS_PENS[int(rng.integers(len(CROSS_PENS)))] if other_pen else hand.graphite
+    bleed = float(rng.uniform(*BLEED_PX)) if rng.random() < BLEED_SHARE else 0.6
     return CoinCross(
         reach=float(rng.uniform(*CROSS_REACH)),
         weight=float(rng.uniform(0.8, 2.0)),
         pressure=float(rng.uniform(0.75, 1.0)),
         tilt=float(np.clip(rng.normal(0, 7), -15, 15)),
-        strokes=str(rng.choice(("two", "one", "twice"), p=(0.6, 0.2, 0.2))),  # type: ignore[arg-type]
+        strokes=str(rng.choice(("two", "one", "twice", "scrawl"), p=(0.5, 0.15, 0.15, 0.2))),  # type: ignore[arg-type]
         color=color,
         grain=0.3 if other_pen else hand.grain,
+        bleed=bleed,
     )
 
 
@@ -390,10 +407,13 @@ class DrawStyle:
 
 __all__ = [
     "ALL_FAMILIES",
+    "BLEED_PX",
+    "BLEED_SHARE",
     "CROSS_REACH",
     "FAMILIES",
     "FILLED_COIN_MARKS",
     "FILLED_CROSS_REACH",
+    "SCRAWL_PASSES",
     "CoinCross",
     "DrawStyle",
     "Hand",

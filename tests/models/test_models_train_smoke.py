@@ -13,10 +13,13 @@ import pytest
 
 pytest.importorskip("torch")
 
+import torch
+
 from models import train
+from models.net import CoinNet
 from scanner.classify import classify_sheet
 from scanner.constants import COIN_CLASSES, TERRAIN_CLASSES
-from scanner.nets import load_models
+from scanner.nets import load_models, prepare
 
 
 def _committed_models(tmp_path: Path) -> Path:
@@ -114,6 +117,49 @@ def test_a_wider_coin_net_trained_alone_carries_its_crossed_repeat_correction(tm
         (Path(train.__file__).parent / "manifest.json").read_text())["models"]["cell"]["sha256"]
     models = load_models(out)
     assert models.coin.run(np.zeros((2, 24, 24, 3), np.uint8))[1].shape == (2, 24)  # features: last width
+
+
+def test_a_committed_coin_net_is_rebuilt_from_its_onnx_file_to_train_on() -> None:
+    committed = Path(train.__file__).parent / "coin.onnx"
+    entry = train.init_entry(committed)
+    widths = tuple(int(w) for w in entry["widths"])
+    rng = np.random.default_rng(3)
+    x = prepare(rng.integers(0, 256, (600, 32, 32, 3), dtype=np.uint8), (32, 32),
+                np.array(entry["input"]["mean"]), np.array(entry["input"]["std"]))
+    net = CoinNet(widths)
+    net.load_state_dict(train.onnx_state(net, committed, x))  # refuses logits off the file's by 1e-3
+    head = net.head.bias.detach().numpy()  # the crossed repeat correction taken out: training adds it again
+    ort_shift = np.array(entry["bias_shift"]["coin"])
+    assert not np.allclose(ort_shift, 0.0) and np.isfinite(head).all()
+    # in training mode its batch norms, set from these patches' statistics, pass them through alike
+    net.train()
+    with torch.no_grad():
+        busy = net(torch.from_numpy(x))[0]
+    net.eval()
+    with torch.no_grad():
+        still = net(torch.from_numpy(x))[0]
+    assert float((busy - still).abs().mean()) < 0.05
+    with pytest.raises(ValueError, match="convolution"):
+        train.onnx_state(CoinNet((8, 16, 24)), committed, x)
+
+
+def test_a_coin_net_goes_on_training_from_the_committed_onnx_file(tmp_path: Path) -> None:
+    out = _committed_models(tmp_path)
+    start = tmp_path / "start"
+    start.mkdir()
+    for name in ("manifest.json", "coin.onnx"):
+        (start / name).write_bytes((out / name).read_bytes())
+    committed = json.loads((out / "manifest.json").read_text())["models"]["coin"]
+    assert train.main(["--out", str(out), "--only", "coin", "--families", "graphite", "--family-sheets", "1",
+                       "--coin-widths", ",".join(map(str, committed["widths"])), "--rare-repeat", "3",
+                       "--init", str(start / "coin.onnx"), "--lr", "1e-4", "--calibrate-on", "eval",
+                       "--calibration-sheets", "1", "--eval-sheets", "1", "--epochs", "1", "--threads", "1",
+                       "--cache", str(tmp_path / "cache")]) == 0
+    coin = json.loads((out / "manifest.json").read_text())["models"]["coin"]
+    assert coin["input"]["mean"] == committed["input"]["mean"]  # the normalisation it was trained with
+    assert coin["started_from"]["recipe"] == committed["recipe"]
+    assert coin["sha256"] != committed["sha256"]
+    assert load_models(out).coin.run(np.zeros((2, 32, 32, 3), np.uint8))[0].shape == (2, 3)
 
 
 def test_coin_repeat_shift_undoes_the_crossed_repetition() -> None:

@@ -16,12 +16,14 @@ from models.synth.paper import render_page
 from models.synth.play import random_game
 from models.synth.strokes import Canvas
 from models.synth.style import (
+    BLEED_PX,
     COIN_MARKS,
     CROSS_PENS,
     FILL_MODES,
     FILLED_COIN_MARKS,
     FILLED_CROSS_REACH,
     ICONS,
+    SCRAWL_PASSES,
     TRAIN_ONLY_COIN_MARKS,
     CoinCross,
     DrawStyle,
@@ -199,7 +201,9 @@ def test_training_hands_cross_coins_out_their_own_way() -> None:
     weight = np.array([c.weight for c in crosses if c])
     assert (reach < 0.8).mean() > 0.1 and (reach > 1.3).mean() > 0.1  # inside the coin and well past it
     assert (weight > 1.6).mean() > 0.1  # pressed thick as a marker
-    assert {c.strokes for c in crosses if c} == {"two", "one", "twice"}
+    assert {c.strokes for c in crosses if c} == {"two", "one", "twice", "scrawl"}
+    bleed = np.array([c.bleed for c in crosses if c])
+    assert 0.1 < (bleed > 1.0).mean() < 0.3 and bleed.max() <= BLEED_PX[1]  # some smeared
     pens = {c.color for c, s in zip(crosses, train, strict=True) if c and c.color != s.hand.graphite}
     assert pens == set(CROSS_PENS)
     # the held-out hands keep the plain X
@@ -224,7 +228,7 @@ def _diagonals(strokes: list[np.ndarray], centre: np.ndarray, rad: float) -> set
 
 
 @pytest.mark.parametrize("mark", COIN_MARKS["train"] + TRAIN_ONLY_COIN_MARKS)
-@pytest.mark.parametrize("strokes", ["two", "one", "twice"])
+@pytest.mark.parametrize("strokes", ["two", "one", "twice", "scrawl"])
 def test_a_cross_over_any_gain_mark_runs_along_both_diagonals(mark: str, strokes: str) -> None:
     geo = geometry()
     base = DrawStyle.random(np.random.default_rng(1), "train")
@@ -237,7 +241,7 @@ def test_a_cross_over_any_gain_mark_runs_along_both_diagonals(mark: str, strokes
             # the gain mark is there under the cross (a solid blacking-out would hide it: never filled)
             assert bool(paths or polys) == (mark != "solid"), mark
             assert _diagonals(crosses, geo.coin_centers()[i], geo.coin_radius) == {0, 1}, (mark, reach)
-            assert len(crosses) == {"one": 1, "two": 2, "twice": 4}[strokes]
+            assert len(crosses) == {"one": 1, "two": 2, "twice": 4, "scrawl": 2 * SCRAWL_PASSES}[strokes]
 
 
 def _arm_reach(crosses: list[np.ndarray], centre: np.ndarray) -> np.ndarray:
@@ -247,7 +251,7 @@ def _arm_reach(crosses: list[np.ndarray], centre: np.ndarray) -> np.ndarray:
     return np.array([np.hypot(*pts[quadrant == q].T).max(initial=0.0) for q in range(4)])
 
 
-@pytest.mark.parametrize("strokes", ["two", "one", "twice"])
+@pytest.mark.parametrize("strokes", ["two", "one", "twice", "scrawl"])
 def test_a_short_cross_is_never_drawn_over_a_filled_gain_mark(strokes: str) -> None:
     geo = geometry()
     base = DrawStyle.random(np.random.default_rng(3), "train")
