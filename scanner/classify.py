@@ -8,8 +8,9 @@ The models are loaded and checked against their manifest by :mod:`scanner.nets`.
 
 Printed mountains and wasteland come from the side, never from the net. One player draws a whole sheet
 in one style, so cells drawn alike pool their evidence; the coin track is read as a prefix and stars are
-kept only where a hero can reach (:mod:`scanner.decode`); a cell that disagrees with its outlined piece
-or with the cards of that piece's shape is corrected (:mod:`scanner.pieces`).
+kept only where a hero can reach, and a cell read empty that holds coloured ink is doubted
+(:mod:`scanner.decode`); a cell that disagrees with its outlined piece or with the cards of that
+piece's shape is corrected (:mod:`scanner.pieces`).
 """
 
 from __future__ import annotations
@@ -332,8 +333,8 @@ def classify_sheet(
     adapt : pool each cell's evidence with the cells drawn like it (see ``ADAPT_DEFAULT``).
     decode : read the coin track as a prefix (and by its own coins where the net reads the print as
         marks), correct cells by their outlined pieces, read a cell ringed
-        by a hero's attack pattern of stars as a hero and the stars as whole patterns around heroes
-        (``DECODE_DEFAULT``).
+        by a hero's attack pattern of stars as a hero and the stars as whole patterns around heroes,
+        doubt a cell read empty that holds coloured ink (``DECODE_DEFAULT``).
     every_edge : read every edge strip; else, with ``decode``, only those whose outline can change a
         cell's reading (:func:`scanner.pieces.edges_to_read`; the others are :data:`UNREAD_EDGE`).
     """
