@@ -392,7 +392,6 @@ def onnx_state(net: nn.Module, init: Path, x: np.ndarray) -> dict[str, torch.Ten
     folded = None
     if shift and len(heads) == 1:
         folded = torch.tensor(next(iter(shift.values())), dtype=torch.float32)
-    if folded is not None:
         heads[0].bias.sub_(folded)
     sample = torch.from_numpy(np.ascontiguousarray(x[:: max(1, len(x) // ONNX_INIT_PATCHES)]))  # every kind
     seen: list[torch.Tensor] = []

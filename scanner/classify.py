@@ -40,6 +40,7 @@ from scanner.decode import (
     adapt_to_sheet,
     attack_stars,
     both_counts,
+    cells_mask,
     clashing_kinds,
     coins_and_spent,
     coloured_ink,
@@ -297,9 +298,7 @@ def doubt_coloured_empties(
 
     Printed ruins are left alone: their print is coloured on most sheets.
     """
-    open_cells = drawable.copy()
-    for r, c in printed.ruins:
-        open_cells[r * SIZE + c] = False
+    open_cells = drawable & ~cells_mask(printed.ruins, SIZE)
     i = CELL_INK_INSET
     # every other pixel of the centre: a share of ink pixels needs no more, at a quarter of the work
     centres = white_balance(np.ascontiguousarray(patches[..., i:-i:2, i:-i:2, :]), gain=gain)
@@ -342,9 +341,7 @@ def classify_sheet(
     printed = printed_side(side)
     gain = paper_gain(patches)  # one paper estimate balances the cells, edges and coins alike
     probs, star_p, features = classify_cells(m, patches, gain=gain)
-    drawable = np.ones(SIZE * SIZE, bool)
-    for r, c in printed.mountains | printed.wasteland:
-        drawable[r * SIZE + c] = False
+    drawable = ~cells_mask(printed.mountains | printed.wasteland, SIZE)
     groups = look_alike_groups(features, drawable) if adapt else ()
     if adapt:
         # the pooling's temperature belongs to the net it was fitted for (models.fit_decode)

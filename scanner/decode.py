@@ -76,7 +76,7 @@ from scanner.constants import (
     STAR_HERO_PROBABILITY,
     TERRAIN_CLASSES,
 )
-from scanner.numeric import average_linkage_groups, gaussian_blur, median
+from scanner.numeric import average_linkage_groups, byte_rank, gaussian_blur, median
 from scanner.numeric import percentile as percentile_of
 
 __all__ = [
@@ -84,6 +84,7 @@ __all__ = [
     "attack_patterns",
     "attack_stars",
     "both_counts",
+    "cells_mask",
     "clashing_kinds",
     "coin_ink",
     "coin_paper",
@@ -415,6 +416,14 @@ def overrule_print(
     return new_states, new_conf
 
 
+def cells_mask(cells: Iterable[tuple[int, int]], size: int = 11) -> np.ndarray:
+    """(size*size,) bool, row-major: True on ``cells`` (row, col)."""
+    mask = np.zeros(size * size, bool)
+    for r, c in cells:
+        mask[r * size + c] = True
+    return mask
+
+
 def ruins_only(
     best: np.ndarray, ruins: Iterable[tuple[int, int]], *, least: int = RUINS_ONLY_LEAST, size: int = 11
 ) -> np.ndarray:
@@ -434,9 +443,7 @@ def ruins_only(
     -------
     (size*size,) bool
     """
-    at_ruins = np.zeros(size * size, bool)
-    for r, c in ruins:
-        at_ruins[r * size + c] = True
+    at_ruins = cells_mask(ruins, size)
     doubt = np.zeros(size * size, bool)
     for k, name in enumerate(TERRAIN_CLASSES):
         if name in ("empty", "destroyed"):
@@ -474,9 +481,7 @@ def coloured_ink(
     # channel by channel: numpy's max over a last axis of 3 is ten times slower
     spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)  # uint8, no wrap
     ref = spread[quiet] if quiet.any() else spread
-    # the median of byte values from their histogram (the lower middle value)
-    counts = np.cumsum(np.bincount(ref.ravel(), minlength=256))
-    paper = int(np.searchsorted(counts, (counts[-1] + 1) // 2))
+    paper = byte_rank(ref, (ref.size - 1) // 2)  # the median (the lower middle value)
     return np.asarray((spread > paper + chroma * 255.0).mean(axis=1))
 
 

@@ -26,7 +26,7 @@ import numpy as np
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-__all__ = ["average_linkage_groups", "gaussian_blur", "median", "percentile"]
+__all__ = ["average_linkage_groups", "byte_rank", "gaussian_blur", "median", "percentile"]
 
 
 def average_linkage_groups(points: np.ndarray, distance: float) -> np.ndarray:
@@ -251,3 +251,15 @@ def percentile(values: ArrayLike, q: float, axis: int | None = None) -> Any:
         else:
             out[nan] = np.nan
     return out[()] if out.ndim == 0 else out
+
+
+def byte_rank(values: np.ndarray, k: int) -> int:
+    """The ``k``-th smallest (from 0) of some byte values: what ``np.partition(values, k)[k]`` gives,
+    read off their histogram (several times faster on a sheet's thousands of pixels).
+
+    Parameters
+    ----------
+    values : uint8 array, any shape, with more than ``k`` values.
+    k : rank from 0.
+    """
+    return int((np.cumsum(np.bincount(values.ravel(), minlength=256)) <= k).sum())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scanner.numeric import average_linkage_groups, gaussian_blur
+from scanner.numeric import average_linkage_groups, byte_rank, gaussian_blur
 
 scipy_hierarchy = pytest.importorskip("scipy.cluster.hierarchy")
 scipy_ndimage = pytest.importorskip("scipy.ndimage")
@@ -128,3 +128,13 @@ def test_median_of_few_is_numpys_bit_for_bit(count: int, dtype: type) -> None:
         assert ours.dtype == theirs.dtype and ours.shape == theirs.shape
         assert ours.tobytes() == theirs.tobytes()
     assert median(values, 1).tobytes() == np.median(values, axis=1).tobytes()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_byte_rank_is_numpys_partition(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, 256, (int(rng.integers(1, 3000)),)).astype(np.uint8)
+    values[: len(values) // 3] = 200  # ties, as a sheet's paper gives
+    for k in {0, len(values) // 2, (len(values) - 1) // 2, len(values) - 1}:
+        assert byte_rank(values, k) == int(np.partition(values, k)[k])
+    assert byte_rank(values.reshape(1, -1), 0) == int(values.min())  # any shape
