@@ -41,6 +41,7 @@ def verify_candidate(
     quad: np.ndarray,
     *,
     scale_range: tuple[float, float] = COMB_SCALE_RANGE,
+    half_width: float = LINE_HALF_WIDTH,
 ) -> GridFit | str | None:
     """Check a candidate for the 11x11 comb of grid lines and return the grid it implies.
 
@@ -50,6 +51,9 @@ def verify_candidate(
         The downscaled grey photo, or its pyramid (each level half the previous, ``cv2.pyrDown``).
     quad : (4, 2) array
         Candidate corners in the photo order of ``order_clockwise``, px of level 0.
+    half_width : float
+        Cells at which a line is compared with the paper either side (:func:`line_response`);
+        ``constants.BLURRED_HALF_WIDTH`` for a blurred photo's second look.
 
     Returns
     -------
@@ -74,7 +78,7 @@ def verify_candidate(
         borderMode=cv2.BORDER_REPLICATE,
     )
     dark = 255.0 - warped.astype(np.float32)
-    ridge_v, ridge_h = line_response(dark, VERIFY_PPC)
+    ridge_v, ridge_h = line_response(dark, VERIFY_PPC, half_width)
     lo, hi = round(VERIFY_PAD * VERIFY_PPC), round((VERIFY_PAD + N) * VERIFY_PPC)
     fx = _comb_fit(ridge_v[lo:hi].mean(axis=0), scale_range)
     fy = _comb_fit(ridge_h[:, lo:hi].mean(axis=1), scale_range)
@@ -94,13 +98,15 @@ def verify_candidate(
     return GridFit(h=grid_homography(corners), score=min(sx, sy))
 
 
-def line_response(dark: np.ndarray, ppc: float) -> tuple[np.ndarray, np.ndarray]:
+def line_response(
+    dark: np.ndarray, ppc: float, half_width: float = LINE_HALF_WIDTH
+) -> tuple[np.ndarray, np.ndarray]:
     """Thin-line responses of a darkness image: (vertical lines, horizontal lines).
 
-    A pixel responds by how much darker it is than *both* neighbours ``LINE_HALF_WIDTH`` cells away,
+    A pixel responds by how much darker it is than *both* neighbours `half_width` cells away,
     so edges of dark blocks (printed mountains, filled cells) do not pass for lines.
     """
-    w = max(1, round(LINE_HALF_WIDTH * ppc))
+    w = max(1, round(half_width * ppc))
     out = []
     for axis in (1, 0):
         n = dark.shape[axis]

@@ -134,6 +134,12 @@ LINE_HALF_WIDTH = 0.12
 """Distance in cells at which a grid line is compared with the paper on both sides: wider than the
 heaviest printed line (0.03 cell) plus blur, narrower than the frame's gap (0.19 cell)."""
 
+BLURRED_HALF_WIDTH = 0.16
+"""``LINE_HALF_WIDTH`` of the comb's second look when no candidate verified (comb.verify_candidate):
+at 16 px per cell 3 px instead of 2, so a line smeared by defocus or motion (0.07 + 0.1 cell in the
+hard synthetic tier) still stands out of the paper beside it.  Only then: it weakens the grid's
+border line against the colour sheet's frame line 0.19 cell outside, and costs a second pass."""
+
 LINE_POLY_DEGREE = 2
 """Degree of the per-line polynomial: 2 follows the gentle bow of curled paper without chasing noise."""
 

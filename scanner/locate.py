@@ -24,6 +24,7 @@ from rules.grid import SIZE
 from scanner.comb import GridFit, verify_candidate
 from scanner.constants import (
     BLUR_MIN_SHARPNESS,
+    BLURRED_HALF_WIDTH,
     BORDER_MIN_SHARE,
     CANON_MARGIN,
     COMB_PARTIAL_RANGE,
@@ -256,6 +257,11 @@ def locate_sheets(image: np.ndarray, *, debug: DebugSink | None = None) -> tuple
     reach = [_sheet_reach(f.h) for f in fits] + claimed
     away = [o for o in smaller if clear_of(o[0], reach)][:MAX_CANDIDATES]
     fits += _small_grids(pyramid, outline_quads(away))
+    if not fits and not partial:
+        # a blurred photo's lines stand out of the paper only a little farther off: a second look
+        # at the same outlines with a wider line response (never where a cut grid was seen)
+        whole = [q for q, touches in zip(quads, touching, strict=True) if not touches]
+        fits = blurred_look(pyramid, whole + alternates, papers, outline_quads(smaller[:MAX_CANDIDATES]))
     if not fits:
         if partial:
             return Failure("cut_off", "an 11x11 grid runs past the photo's edge; include the whole grid")
@@ -509,6 +515,45 @@ def _sheets_in_pages(
                 # with lines printed on it passed for one); a small sheet's own outline may be
                 continue
             fit = verify_candidate(pyramid, inner)
+            if isinstance(fit, GridFit):
+                break
+        if isinstance(fit, GridFit):
+            out.append(fit)
+    return out
+
+
+def blurred_look(
+    pyramid: list[np.ndarray],
+    outlines: list[np.ndarray],
+    pages: list[np.ndarray],
+    small: list[np.ndarray],
+) -> list[GridFit]:
+    """The grids found with the wide line response (:data:`BLURRED_HALF_WIDTH`) when none verified.
+
+    Parameters
+    ----------
+    pyramid : the downscaled grey photo and its ``pyrDown`` levels.
+    outlines : candidate grid outlines clear of the photo's edge, and their second guesses.
+    pages : paper outlines: asked with the wide comb range, and (page-like ones) through the grid
+        the printed layout puts in them.
+    small : outlines smaller than a candidate (a sheet far from the camera).
+
+    Returns
+    -------
+    The verified fits, in the order asked; each goes through the same checks as any other.
+    """
+    out: list[GridFit] = []
+    for quad in [*outlines, *small]:
+        fit = verify_candidate(pyramid, quad, half_width=BLURRED_HALF_WIDTH)
+        if isinstance(fit, GridFit):
+            out.append(fit)
+    for page in pages:
+        fit = verify_candidate(pyramid, page, scale_range=COMB_PARTIAL_RANGE, half_width=BLURRED_HALF_WIDTH)
+        inner = grids_in_page(page) if page_like(page) and not isinstance(fit, GridFit) else []
+        for grid in inner:
+            if cv2.contourArea(grid.astype(np.float32)) < MIN_CANDIDATE_AREA * pyramid[0].size:
+                continue  # as in _sheets_in_pages: a card with lines printed on it is no page
+            fit = verify_candidate(pyramid, grid, half_width=BLURRED_HALF_WIDTH)
             if isinstance(fit, GridFit):
                 break
         if isinstance(fit, GridFit):

@@ -223,3 +223,50 @@ def test_second_guess_outlines_are_no_slivers() -> None:
         assert all(elongation(q) <= PAGE_ASPECT_RANGE[1] for q in alternates)
     assert elongation(np.array([[0.0, 0.0], [80.0, 0.0], [80.0, 10.0], [0.0, 10.0]])) == 8.0
     assert elongation(np.zeros((4, 2))) == float("inf")
+
+
+def _smeared(photo: np.ndarray, *, sigma: float, motion: int, gain: float) -> np.ndarray:
+    # defocus, a horizontal motion streak `motion` px long, dim light and sensor noise
+    import cv2
+
+    img = cv2.GaussianBlur(photo, (0, 0), sigma).astype(np.float32)
+    streak = np.zeros((motion, motion), np.float32)
+    streak[motion // 2] = 1.0 / motion
+    img = cv2.filter2D(img, -1, streak) * gain
+    img += np.random.default_rng(0).normal(0.0, 4.0, img.shape).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_a_dim_smeared_photo_is_found_by_the_second_look(side: str) -> None:
+    # defocus 0.07 cell, motion 0.4 cell, 45 % exposure: the 2-px line response finds no comb here,
+    # the wide one of the second look does (without it: no_sheet)
+    photo, truth = sheet_photo(side, tilt=0.1, fill=0.6)
+    loc = locate_sheet(_smeared(photo, sigma=1.5, motion=9, gain=0.45))
+    assert isinstance(loc, Location), loc
+    assert _cell_error(loc.corners, truth) < 0.3
+    assert loc.side == side and loc.orientation == 0
+
+
+def test_the_wide_line_response_lifts_a_smeared_comb() -> None:
+    # the same grid outline: below the comb's bar with the usual half width, above it with the wide one
+    from scanner.comb import GridFit, verify_candidate
+    from scanner.constants import BLURRED_HALF_WIDTH
+    from scanner.orient import min_channel
+    from scanner.quads import order_clockwise
+
+    photo, truth = sheet_photo("A", tilt=0.1, fill=0.6)
+    grey = min_channel(_smeared(photo, sigma=1.5, motion=9, gain=0.45))
+    quad = order_clockwise(truth)
+    assert not isinstance(verify_candidate(grey, quad), GridFit)
+    assert isinstance(verify_candidate(grey, quad, half_width=BLURRED_HALF_WIDTH), GridFit)
+
+
+@pytest.mark.parametrize("which", ["blank", "chessboard", "plain grid"])
+def test_the_second_look_finds_no_sheet_in_smeared_non_sheets(which: str) -> None:
+    # what nothing verifies in at first is asked again: dim smeared non-sheets stay refused
+    from test_scanner_badphotos import blank_page, chessboard, plain_grid
+
+    make = {"blank": blank_page, "chessboard": chessboard, "plain grid": plain_grid}[which]
+    got = locate_sheet(_smeared(make(), sigma=1.5, motion=9, gain=0.45))
+    assert isinstance(got, Failure) and got.reason == "no_sheet", got
