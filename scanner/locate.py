@@ -6,7 +6,8 @@ The stages live in their own modules; this one holds the entry points and the fi
    quadrilaterals;
 2. verify (:mod:`scanner.comb`): each candidate is rectified and must show the 11x11 comb of grid
    lines at one pitch (the candidate may be the grid border, the colour sheet's outer frame line or
-   similar);
+   similar); when none does, the same outlines get a second look with a wider line response
+   (:func:`blurred_look`: a blurred photo's lines);
 3. refine (:mod:`scanner.gridlines`): on the full-resolution photo, in small rectified windows,
    every grid line is measured segment by segment, fitted with a low-degree polynomial (curled
    paper), and the 12x12 crossings give the final homography and the crossing map;
