@@ -19,7 +19,12 @@ read as hero.
 
 The rendered inputs are cached under ``.cache/families`` (per source fingerprint), so several model
 directories, or a second run, read the very same photos without rendering them again. A model
-directory is compared on families it was trained without (leave-one-family-out) or with.
+directory is compared on families it was trained without (leave-one-family-out) or with. With two or
+more model directories (and no ``--lofo``), each after the first is also set against the first on the
+same photos: the difference in cells right and in cells wrong with confidence, with a 95 % interval from
+a paired bootstrap over sheets (:mod:`models.compare`). A family's errors come a whole terrain of a
+sheet at a time, so a point of difference on 30 photos is often one sheet; use 100 photos a family
+(``--sheets 100``) to tell two nets apart.
 """
 
 from __future__ import annotations
@@ -30,7 +35,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
 from models import dataset as ds
+from models.compare import paired_difference
 from models.synth.style import ALL_FAMILIES, SPLITS
 from rules import Sheet
 from scanner.classify import classify_sheet
@@ -93,11 +101,17 @@ def row(family: str, name: str, t: dict[str, float]) -> str:
             f"{int(t['heroes_right']):4d}/{int(t['heroes']):<4d} {int(t['false_heroes']):7d}")
 
 
+#: Per-sheet tallies kept for the paired comparison of models (``--compare``).
+PER_SHEET = ("cells", "right", "wrong_sure")
+
+
 def measure(
     families: Sequence[str], n: int, *, split: str, tier: str, dirs: Sequence[Path | None],
     only: Sequence[str | None] | None = None, key: str | None = None,
+    sheets: dict[tuple[str, str], list[tuple[float, ...]]] | None = None,
 ) -> dict[tuple[str, str], dict[str, float]]:
-    """Counts per (family, model name); ``only[i]``: read model ``i`` on that family alone."""
+    """Counts per (family, model name); ``only[i]``: read model ``i`` on that family alone;
+    ``sheets``: filled with each sheet's :data:`PER_SHEET` counts per (family, model name), in seed order."""
     models = [load_models(d) for d in dirs]
     names = [str(d) if d is not None else "committed" for d in dirs]
     out: dict[tuple[str, str], dict[str, float]] = defaultdict(lambda: defaultdict(float))
@@ -106,8 +120,35 @@ def measure(
             x = ds.sheet_inputs(seed, fam, split, tier, cache=CACHE, key=key)
             for i, (m, name) in enumerate(zip(models, names, strict=True)):
                 if only is None or only[i] in (None, fam):
-                    count(x, m, out[(fam, name)])
+                    t = out[(fam, name)]
+                    before = [t[k] for k in PER_SHEET]
+                    count(x, m, t)
+                    if sheets is not None:
+                        sheets.setdefault((fam, name), []).append(
+                            tuple(t[k] - b for k, b in zip(PER_SHEET, before, strict=True)))
     return out
+
+
+def compare_rows(
+    families: Sequence[str], names: Sequence[str], sheets: dict[tuple[str, str], list[tuple[float, ...]]],
+) -> list[str]:
+    """Each model after the first against the first, family by family, on the same sheets: cells right
+    and wrong with confidence, the difference in points and its 95 % paired bootstrap interval over
+    sheets (:func:`models.compare.paired_difference`); ``*`` marks an interval that leaves out zero."""
+    lines = []
+    for fam in families:
+        if (fam, names[0]) not in sheets:
+            continue
+        base = np.array(sheets[(fam, names[0])])
+        for name in names[1:]:
+            if (fam, name) not in sheets:
+                continue
+            other = np.array(sheets[(fam, name)])
+            right = paired_difference(base[:, 1], other[:, 1], base[:, 0])
+            wrong = paired_difference(base[:, 2], other[:, 2], base[:, 0])
+            lines.append(f"{fam:11} {name[-14:]:>14} right {right}{'*' if right.clear else ' '}  "
+                         f"sure wrong {wrong}{'*' if wrong.clear else ' '}")
+    return lines
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -138,8 +179,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         held = [f for f in families if (args.lofo / f"without-{f}").is_dir()]
         dirs += [args.lofo / f"without-{f}" for f in held]
         only += held
+    per_sheet: dict[tuple[str, str], list[tuple[float, ...]]] = {}
     counts = measure(families, args.sheets, split=args.split, tier=args.tier, dirs=dirs, only=only,
-                     key=args.key)
+                     key=args.key, sheets=per_sheet)
     print(f"drawing families, {args.split} split, {args.tier} tier, {args.sheets} photos each "
           f"(seeds from {SEED0}); cells = drawable cells; right = best guess; '?' = reported unsure; "
           f"sure wrong = reported wrongly without '?'")
@@ -149,6 +191,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             name = str(d) if d is not None else "committed"
             if (fam, name) in counts:
                 print(row(fam, name, counts[(fam, name)]))
+    names = [str(d) if d is not None else "committed" for d in dirs]
+    if len(names) > 1 and args.lofo is None:
+        print(f"against {names[0]}, the same photos: points of drawable cells, 95 % interval of a paired "
+              "bootstrap over sheets (* leaves out zero)")
+        print("\n".join(compare_rows(families, names, per_sheet)))
     print(f"({time.perf_counter() - t0:.0f} s)")
 
 

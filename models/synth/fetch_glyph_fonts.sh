@@ -23,7 +23,10 @@ for spec in lucide-static@1.62.0 @tabler/icons-webfont@3.49.0 @phosphor-icons/we
     @iconify-json/healthicons@1.2.13 @iconify-json/hugeicons@1.2.35 @iconify-json/iconoir@1.2.11 \
     @iconify-json/icon-park-outline@1.2.4 @iconify-json/carbon@1.2.29 @iconify-json/la@1.2.1 \
     @iconify-json/mingcute@1.2.8 @iconify-json/solar@1.2.13 @iconify-json/fluent@1.2.60 \
-    @iconify-json/streamline-plump@1.2.0; do
+    @iconify-json/streamline-plump@1.2.0 @iconify-json/fluent-emoji-high-contrast@1.2.6 @iconify-json/maki@1.2.5 \
+    @iconify-json/temaki@1.2.6 @iconify-json/uil@1.2.3 @iconify-json/tdesign@1.2.19 @iconify-json/clarity@1.2.4 \
+    @iconify-json/ion@1.2.7 @iconify-json/lucide-lab@1.2.3 @iconify-json/majesticons@1.2.5 @iconify-json/mynaui@1.2.19 \
+    @iconify-json/pixelarticons@1.2.9 @iconify-json/twemoji@1.2.5 @iconify-json/noto@1.2.9; do
     name=$(echo "${spec%@*}" | sed 's|^@||; s|/|-|')
     [ -d "$dest/$name/package" ] && continue
     (cd "$tmp" && npm pack --silent "$spec" >/dev/null)

@@ -4,9 +4,11 @@ default drawing streams untouched."""
 from __future__ import annotations
 
 import json
+import re
 from itertools import pairwise
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -71,6 +73,31 @@ def test_every_curated_iconify_name_is_in_its_installed_set_under_one_terrain() 
         listed = [n for names in terrains.values() for n in names]
         assert not [n for n in listed if n not in have], src
         assert len(listed) == len(set(listed)), src  # one terrain a design
+
+
+#: Licences a training source may carry: permissive ones, never share-alike (CC BY-SA) ones.
+PERMISSIVE = ("MIT", "Apache-2.0", "ISC", "CC0", "CC BY 3.0", "CC BY 4.0")
+#: Iconify sets of the held-out designs (Font Awesome in any version, Bootstrap Icons, Fork Awesome):
+#: training on them would leak the eval split's designs into the training pictures.
+HELD_OUT_SETS = re.compile(r"^(fa\d*(-.*)?|fa-.*|bi|fork-awesome)$")
+
+
+def test_every_iconify_set_is_permissive_and_none_is_a_held_out_design() -> None:
+    for src, info in _iconify_sources().items():
+        origin, licence = str(info["origin"]), str(info["licence"])
+        package = re.fullmatch(r"npm @iconify-json/([a-z0-9-]+) \d+\.\d+\.\d+", origin)
+        assert package, (src, origin)  # one pinned npm version
+        assert not HELD_OUT_SETS.match(package[1]), src
+        assert licence.startswith(PERMISSIVE) and "SA" not in licence, (src, licence)
+    assert HELD_OUT_SETS.match("fa6-solid") and HELD_OUT_SETS.match("bi") and not HELD_OUT_SETS.match("fad")
+
+
+def test_a_colour_emoji_is_drawn_as_its_silhouette() -> None:
+    # many coloured paths, one filled shape: the outline a player would draw, hatched when solid
+    mask = glyphs.glyph_mask("twemoji:0:evergreen-tree")
+    count, _ = cv2.connectedComponents(mask.astype(np.uint8))
+    assert count - 1 == 1 and mask.mean() > 0.3
+    assert not glyphs.is_even_line_icon("twemoji:0:evergreen-tree")
 
 
 def test_the_training_catalogue_holds_the_iconify_sets() -> None:
