@@ -7,8 +7,12 @@ the other unsure cells of its look-alike group (:func:`front.results.alike`) are
 unless one of them holds something else, when the person unticks the offer first (1 click).  A
 whole-sheet doubt (side, A1 corner, coins) costs one "I checked it" click, and so does a reading that
 contradicts itself (``rules.policy.READING_SUSPECT``) once no unsure cell can change the score.
-Photos: the bundled samples (truth in their ``.sheet``) and synthetic phone photos with four random
-cards and a random season.
+A doubted coin track is counted on the sheet and typed into the page's coin fields when the reading
+is off (one more click). Photos: the bundled samples (truth in their ``.sheet``) and synthetic phone
+photos with four random cards and a random season.  It also says how many photos then score right:
+the season's two edicts, coins and monsters as on the true sheet.  A cell read wrongly without a
+'?', or a coin track read wrongly without a doubt, is never asked about, so the person ends with a
+wrong score they have no reason to doubt.
 
     python benchmarks/bench_review_clicks.py --photos 100 --split params
 """
@@ -25,21 +29,37 @@ from front.results import alike
 from rules import Sheet, SheetError
 from rules.cards import CARDS
 from rules.policy import UncertainSheet, decide
-from rules.season import Season
+from rules.season import Season, score_season
 from scanner.pipeline import Reading, read_image, read_photo
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def clicks(reading: Reading, truth: Sheet, cards: list, season: Season, *, offer: bool) -> int | None:  # type: ignore[type-arg]
-    """Clicks until the policy scores the reading (None when fixing cells cannot: a misread side)."""
+def season_figures(sheet: Sheet, cards: list, season: Season) -> tuple[int, ...]:  # type: ignore[type-arg]
+    """What the person reads off the page for the season: each edict's points, coins, monsters."""
+    box = score_season(sheet, cards, season)
+    return (*(score.points for _, score in box.edicts.values()), box.coins, box.monsters)
+
+
+def review(
+    reading: Reading, truth: Sheet, cards: list, season: Season, *, offer: bool  # type: ignore[type-arg]
+) -> tuple[int, bool] | None:
+    """Clicks until the policy scores the reading, and whether that score is the true sheet's (None
+    when fixing cells cannot score it: a misread side)."""
     uncertain = reading.uncertain
     count = len(uncertain.doubts)  # one "I checked it" per whole-sheet doubt
-    uncertain = UncertainSheet(uncertain.guess, uncertain.alternatives, (), from_photo=True)
+    guess = uncertain.guess
+    if any("coin" in doubt for doubt in uncertain.doubts) and (guess.coins, guess.spent) != (
+            truth.coins, truth.spent):
+        count += 1  # the person counts the coins on the sheet and types them into the page's fields
+        guess = guess.replace(coins=truth.coins, spent=truth.spent)
+    uncertain = UncertainSheet(guess, uncertain.alternatives, (), from_photo=True)
     while True:
         verdict = decide(uncertain, cards, season)
         if verdict:
-            return count
+            assert verdict.sheet is not None
+            right = season_figures(verdict.sheet, cards, season) == season_figures(truth, cards, season)
+            return count, right
         if verdict.suspect and (not uncertain.alternatives or (verdict.spread and verdict.spread.certain)):
             count += 1  # only the reading's contradiction is left: "I checked it on the sheet"
             uncertain = UncertainSheet(uncertain.guess, uncertain.alternatives, ())
@@ -68,6 +88,7 @@ def main() -> None:
     parser.add_argument("--photos", type=int, default=100, help="synthetic phone photos besides the samples")
     parser.add_argument("--split", default="params", choices=["train", "params", "eval"])
     parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--every", action="store_true", help="a line for every photo, not the samples only")
     args = parser.parse_args()
 
     from models.synth.generate import make_sample
@@ -92,17 +113,21 @@ def main() -> None:
 
     rows = []
     for name, reading, truth, cards, season in cases:
-        before = clicks(reading, truth, cards, season, offer=False)
-        after = clicks(reading, truth, cards, season, offer=True)
-        rows.append((name, len(reading.doubtful), before, after))
-    print(f"{'photo':<22} {'unsure':>6} {'before':>6} {'after':>6}")
-    for name, unsure, before, after in rows[:5]:
-        print(f"{name:<22} {unsure:>6} {before!s:>6} {after!s:>6}")
+        before = review(reading, truth, cards, season, offer=False)
+        after = review(reading, truth, cards, season, offer=True)
+        rows.append((name, len(reading.doubtful), before and before[0], after and after[0],
+                     after is not None and after[1]))
+    print(f"{'photo':<22} {'unsure':>6} {'before':>6} {'after':>6} {'right':>5}")
+    for name, unsure, b, a, right in rows if args.every else rows[:5]:
+        print(f"{name:<22} {unsure:>6} {b!s:>6} {a!s:>6} {right!s:>5}")
     doubtful = [r for r in rows if r[2] not in (0, None)]
     both = [r for r in doubtful if r[3] is not None]
     stuck = sum(1 for r in rows if r[2] is None)
     print(f"\n{len(rows)} photos read ({len(rows) - 5} synthetic, split {args.split}); "
           f"{len(doubtful)} needed a look; {stuck} cannot be scored by fixing cells")
+    print(f"scored right at the end: {sum(r[4] for r in rows)} of {len(rows)}; of those that needed a "
+          f"look {sum(r[4] for r in doubtful)} of {len(doubtful)}; wrong at the end "
+          f"{sum(1 for r in rows if r[3] is not None and not r[4])}")
     if both:
         b = [r[2] for r in both]
         a = [r[3] for r in both]
@@ -112,7 +137,6 @@ def main() -> None:
               f"{statistics.median(a)}, max {max(a)}, total {sum(a)} ({1 - sum(a) / sum(b):.0%} fewer)")
         print(f"photos the offer helped: {sum(1 for x, y in zip(b, a, strict=True) if y < x)}, "
               f"made worse: {sum(1 for x, y in zip(b, a, strict=True) if y > x)}")
-
 
 if __name__ == "__main__":
     main()
