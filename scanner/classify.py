@@ -56,6 +56,7 @@ from scanner.decode import (
     odd_gain_mark,
     overrule_print,
     ruins_only,
+    share_group_doubt,
     track_counts,
     track_sureness,
     unseen_marks,
@@ -333,7 +334,8 @@ def classify_sheet(
     decode : read the coin track as a prefix (and by its own coins where the net reads the print as
         marks), correct cells by their outlined pieces, read a cell ringed
         by a hero's attack pattern of stars as a hero and the stars as whole patterns around heroes,
-        doubt a cell read empty that holds coloured ink (``DECODE_DEFAULT``).
+        doubt a cell read empty that holds coloured ink, and let the cells drawn like doubtful cells
+        share their doubt (``DECODE_DEFAULT``).
     every_edge : read every edge strip; else, with ``decode``, only those whose outline can change a
         cell's reading (:func:`scanner.pieces.edges_to_read`; the others are :data:`UNREAD_EDGE`).
     """
@@ -366,6 +368,12 @@ def classify_sheet(
     unsure_cells = conf < threshold
     if decode:
         unsure_cells |= ruins_only(best, printed.ruins)
+        # a terrain drawn in an unfamiliar way is misread as a whole: its look-alikes share its doubt
+        # (at the default threshold no best class changes; best is taken again for any other)
+        probs = share_group_doubt(probs, groups, unsure_cells)
+        best = probs.argmax(axis=1)
+        conf = probs.max(axis=1)
+        unsure_cells |= conf < threshold
     rows, doubtful = label_cells(best, unsure_cells, printed, conf)
     if decode:
         hero_p = probs[:, TERRAIN_CLASSES.index("hero")]

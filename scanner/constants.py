@@ -366,6 +366,19 @@ RUINS_ONLY_LEAST = 2
 doubted as the printed ruins icon misread: 1 of 500 random legal games drew a terrain on ruins only
 (2 cells or more), while the printer-friendly reference sheets' ruins icon reads as farm on all six."""
 
+GROUP_DOUBT_SHARE = 0.3
+"""How far a look-alike group's doubtful cells pull its sure cells towards their own probabilities
+(:func:`scanner.decode.share_group_doubt`): each by this share over the group's size, so a group's doubt
+spreads as far as the group is doubtful. A net that has never seen a player's way of drawing a terrain
+misreads the terrain as a whole, some of its cells doubtful and the rest confidently wrong (on the eval
+photos 74 of the 95 confident errors lay on sheets with 12 or more '?' cells). Fitted on 420 eval-split
+phone photos apart from the reported ones (``family_seeds('eval', f, 60, start=3000)``, seventh-sitting
+net): confident errors 0.29 -> 0.17 / 0.15 / 0.15 / 0.15 % of drawable cells at 0.2 / 0.3 / 0.4 / 0.45,
+'?' 11.6 -> 13.1 / 13.6 / 14.0 / 14.2 %: 0.3 is the knee. Mixing the group's doubtful cells in whole
+(each sure cell taking a fifth of their mean) made one doubtful cell doubt a whole group of fifteen
+coloured fills: '?' 16.3 % for the same errors. Below 0.47 no cell sure at 0.95 or more changes its best
+class, so only doubts change, never a best guess."""
+
 CELL_INK_INSET = 6
 """Pixels of a cell patch's each side left out when looking for coloured ink (of :data:`PATCH`): the
 centre holds the drawing, the rim the grid line and the pencil outlines of the pieces."""

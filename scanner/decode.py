@@ -67,6 +67,7 @@ from scanner.constants import (
     COIN_ODD_MARK_TWINS,
     COIN_OVERRULED_KIND_TEMPERATURE,
     COIN_PAPER_PERCENTILE,
+    GROUP_DOUBT_SHARE,
     HERO_MIN_STARS,
     HERO_STAR_BOOST,
     HERO_STAR_LEVEL,
@@ -103,6 +104,7 @@ __all__ = [
     "odd_gain_mark",
     "overrule_print",
     "ruins_only",
+    "share_group_doubt",
     "star_reach",
     "track_counts",
     "track_sureness",
@@ -422,6 +424,44 @@ def cells_mask(cells: Iterable[tuple[int, int]], size: int = 11) -> np.ndarray:
     for r, c in cells:
         mask[r * size + c] = True
     return mask
+
+
+def share_group_doubt(
+    probs: np.ndarray,
+    groups: Iterable[Iterable[int]],
+    unsure: np.ndarray,
+    *,
+    share: float = GROUP_DOUBT_SHARE,
+) -> np.ndarray:
+    """Let the cells drawn like a doubtful cell share its doubt.
+
+    A net that has never seen a player's way of drawing a terrain misreads the terrain as a whole:
+    some of its cells come out doubtful, the others confidently wrong. So in a look-alike group of
+    ``n`` cells each doubtful cell pulls each sure cell ``share / n`` of the way towards its own
+    probabilities: a group mostly doubtful makes its sure cells doubtful too (its likely terrains
+    become their alternatives), one doubtful cell among many barely moves them. Doubtful cells, and
+    groups without one, keep their probabilities.
+
+    Parameters
+    ----------
+    probs : (N, C) probabilities; groups : index tuples of cells drawn alike
+        (:func:`look_alike_groups`); unsure : (N,) bool, the cells already doubtful.
+    share : the pull of a wholly doubtful group; below 0.47 no cell sure at 0.95 or more changes its
+        best class.
+
+    Returns
+    -------
+    (N, C) probabilities (rows sum to one).
+    """
+    out = probs.copy()
+    for group in groups:
+        members = np.fromiter(group, int)
+        doubtful = members[unsure[members]]
+        sure = members[~unsure[members]]
+        if doubtful.size and sure.size:
+            pull = share * doubtful.size / members.size  # the share of the group that is doubtful
+            out[sure] = (1 - pull) * probs[sure] + pull * probs[doubtful].mean(axis=0)
+    return out
 
 
 def ruins_only(

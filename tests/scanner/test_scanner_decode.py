@@ -7,7 +7,15 @@ import pytest
 
 import scanner.classify as classify
 from rules.shapes import HEROES
-from scanner.constants import CELL_INK_EMPTY_CAP, CELL_INK_INSET, CELL_INK_SHARE, PATCH, TERRAIN_CLASSES
+from scanner.constants import (
+    CELL_INK_EMPTY_CAP,
+    CELL_INK_INSET,
+    CELL_INK_SHARE,
+    CONFIDENCE_THRESHOLD,
+    GROUP_DOUBT_SHARE,
+    PATCH,
+    TERRAIN_CLASSES,
+)
 from scanner.decode import (
     adapt_to_sheet,
     attack_patterns,
@@ -19,6 +27,7 @@ from scanner.decode import (
     ink_against_empty,
     look_alikes,
     ruins_only,
+    share_group_doubt,
     star_reach,
 )
 
@@ -299,3 +308,86 @@ def test_a_cell_alone_in_its_group_keeps_the_nets_reading() -> None:
     probs = np.array([[0.9, 0.1]] * 3 + [[0.3, 0.7]])
     out = adapt_to_sheet(probs, feats, np.ones(4, bool))
     assert np.allclose(out[3], probs[3])
+
+
+def _whole_terrain_misread() -> tuple[np.ndarray, np.ndarray, tuple[tuple[int, ...], ...]]:
+    """Six houses of one unfamiliar look, read as forest: two doubtful, four sure; beside them four
+    forests of another look, one of them doubtful."""
+    forest, village = TERRAIN_CLASSES.index("forest"), TERRAIN_CLASSES.index("village")
+    probs = np.full((10, 8), 0.001)
+    probs[:6, forest], probs[:6, village] = 0.96, 0.034  # the houses, sure (and wrong)
+    probs[:2, forest], probs[:2, village] = 0.55, 0.444  # two of them doubtful
+    probs[6:, forest] = 0.993  # the forests
+    probs[6, forest], probs[6, 0] = 0.80, 0.194  # one of them doubtful (empty?)
+    groups = ((0, 1, 2, 3, 4, 5), (6, 7, 8, 9))
+    return probs, probs.max(axis=1) < CONFIDENCE_THRESHOLD, groups
+
+
+def test_a_group_mostly_doubtful_makes_its_sure_cells_doubtful() -> None:
+    probs, unsure, groups = _whole_terrain_misread()
+    out = share_group_doubt(probs, groups, unsure)
+    village = TERRAIN_CLASSES.index("village")
+    pull = GROUP_DOUBT_SHARE * 2 / 6
+    assert np.allclose(out[2:6], (1 - pull) * probs[2:6] + pull * probs[:2].mean(axis=0))
+    assert (out[2:6].max(axis=1) < CONFIDENCE_THRESHOLD).all()  # the sure houses are doubted now
+    assert (out[2:6, village] >= 0.02).all()  # with the village among their alternatives
+    assert np.array_equal(out[:2], probs[:2])  # the doubtful cells keep their own reading
+    assert np.allclose(out.sum(axis=1), 1.0)
+
+
+def test_one_doubtful_cell_among_many_barely_moves_its_group() -> None:
+    probs, unsure, groups = _whole_terrain_misread()
+    out = share_group_doubt(probs, groups, unsure)
+    assert (out[7:].max(axis=1) >= CONFIDENCE_THRESHOLD).all()  # 1 of 4 doubtful: the forests stay sure
+    assert (out[7:].max(axis=1) < probs[7:].max(axis=1)).all()  # if a little less sure
+
+
+def test_groups_without_a_doubt_and_cells_outside_groups_are_left_alone() -> None:
+    probs, unsure, groups = _whole_terrain_misread()
+    assert np.array_equal(share_group_doubt(probs, (), unsure), probs)
+    assert np.array_equal(share_group_doubt(probs, groups, np.zeros(10, bool)), probs)
+    assert np.array_equal(share_group_doubt(probs, groups[1:], unsure)[:6], probs[:6])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_sharing_doubt_never_changes_a_sure_cells_best_class(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    probs = rng.dirichlet(np.full(8, 0.1), 40)
+    probs[rng.random(40) < 0.6] = 0.95 * np.eye(8)[rng.integers(0, 8)] + 0.05 / 8
+    unsure = probs.max(axis=1) < CONFIDENCE_THRESHOLD
+    cuts = np.sort(rng.choice(np.arange(1, 40), size=6, replace=False))
+    groups = tuple(tuple(int(i) for i in g) for g in np.split(rng.permutation(40), cuts))
+    out = share_group_doubt(probs, groups, unsure)
+    assert np.array_equal(out.argmax(axis=1), probs.argmax(axis=1))
+    assert np.array_equal(out[unsure], probs[unsure])
+
+
+def test_classify_sheet_doubts_the_sure_cells_of_a_mostly_doubtful_group(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Decoding passes the look-alike groups' doubt on; without decoding the sure houses stay read."""
+    from rules.sides import printed_side
+
+    printed = printed_side("A")
+    free = [i for i in range(121) if divmod(i, 11) not in printed.mountains | printed.wasteland
+            | printed.ruins]
+    houses, rest = free[:6], free[6:]
+    probs6, _, _ = _whole_terrain_misread()
+    probs = np.full((121, 8), 0.001)
+    probs[:, 0] = 0.993
+    probs[houses] = probs6[:6]
+    feats = np.zeros((121, 4))
+    feats[:, 0] = 1.0
+    feats[houses] = (0.0, 1.0, 0.0, 0.0)  # the houses alike, unlike every other cell
+    feats[rest] = np.eye(4)[np.arange(len(rest)) % 2 + 2]  # the rest in two groups of empty cells
+    monkeypatch.setattr(classify, "classify_cells",
+                        lambda models, patches, gain=None: (probs, np.zeros(121), feats))
+    # the groups as made, their pooling left out (tested above): the doubt is what is looked at
+    monkeypatch.setattr(classify, "adapt_to_sheet", lambda probs, *args, **kwargs: probs)
+    cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
+    decoded = classify.classify_sheet(cells, "A", decode=True)
+    plain = classify.classify_sheet(cells, "A", decode=False)
+    labels = [divmod(i, 11) for i in houses]
+    assert [decoded.grid[r][c] for r, c in labels] == ["?"] * 6
+    assert [plain.grid[r][c] for r, c in labels] == ["?", "?"] + ["F"] * 4
+    assert all(decoded.grid[r][c] == "." for r, c in map(lambda i: divmod(i, 11), rest))
