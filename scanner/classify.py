@@ -62,7 +62,7 @@ from scanner.decode import (
     unseen_marks,
 )
 from scanner.nets import Models, default_models, paper_gain, softmax, white_balance
-from scanner.pieces import edges_near_pieces, edges_to_read, find_pieces, piece_evidence
+from scanner.pieces import drawn_over_ruins, edges_near_pieces, edges_to_read, find_pieces, piece_evidence
 
 __all__ = [
     "ADAPT_DEFAULT",
@@ -359,6 +359,9 @@ def classify_sheet(
         # pieces from the outlines alone, so a drawn cell the net read as empty still joins its piece
         found = find_pieces(drawable.reshape(SIZE, SIZE), outlines["horizontal"], outlines["vertical"])
         probs = piece_evidence(probs, found)
+        ruins = cells_mask(printed.ruins, SIZE).reshape(SIZE, SIZE)
+        probs = drawn_over_ruins(probs, ruins, drawable.reshape(SIZE, SIZE), outlines["horizontal"],
+                                 outlines["vertical"])[0]
     if decode:
         probs = hero_evidence(probs, star_p.reshape(SIZE, SIZE), drawable.reshape(SIZE, SIZE))
         probs = doubt_coloured_empties(probs, patches, gain, drawable, printed)

@@ -28,9 +28,23 @@ import numpy as np
 from rules.grid import clusters_of
 from rules.shapes import AMBUSH, EXPLORE, Shape, normalise, orientations
 from rules.sheet import Terrain
-from scanner.constants import LOG_FLOOR, OUTLINE_THRESHOLD, PIECE_FLOOR, PIECE_WEIGHT, TERRAIN_SYMBOLS
+from scanner.constants import (
+    LOG_FLOOR,
+    OUTLINE_THRESHOLD,
+    PIECE_FLOOR,
+    PIECE_WEIGHT,
+    RUINS_JOINED_EMPTY_CAP,
+    TERRAIN_SYMBOLS,
+)
 
-__all__ = ["edges_near_pieces", "edges_to_read", "find_pieces", "piece_evidence", "shape_terrains"]
+__all__ = [
+    "drawn_over_ruins",
+    "edges_near_pieces",
+    "edges_to_read",
+    "find_pieces",
+    "piece_evidence",
+    "shape_terrains",
+]
 
 @cache
 def shape_terrains() -> dict[Shape, frozenset[Terrain]]:
@@ -280,3 +294,71 @@ def piece_evidence(
     part[follow] = z[follow]
     out[cells] = part
     return out
+
+
+#: The classes a player draws as part of a piece (not empty paper, not a destroyed space's X).
+_PIECE_TERRAINS = np.array([sym in "FVPWMH" for sym in TERRAIN_SYMBOLS])
+
+
+def drawn_over_ruins(
+    probs: np.ndarray,
+    ruins: np.ndarray,
+    drawable: np.ndarray,
+    horizontal: np.ndarray,
+    vertical: np.ndarray,
+    *,
+    threshold: float = OUTLINE_THRESHOLD,
+    cap: float = RUINS_JOINED_EMPTY_CAP,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Doubt the printed ruins read as empty that lie inside a drawn piece.
+
+    The ruins icon is printed under whatever is drawn on the space, and the net, which has seen it bare
+    far more often, reads a shape drawn over it as the bare print. But a piece is one outlined shape,
+    and bare paper has no outline: a ruins cell joined by an edge with no outline to a neighbour read
+    as a drawn terrain lies inside that neighbour's piece, and a ruins cell parted by an outline from a
+    neighbour read as empty is the edge of some drawn shape (its own, or a neighbour's misread too);
+    a bare ruin beside a drawing is parted from it by the drawing's outline and joined to the empty
+    paper around it. Such a cell keeps at most ``cap`` of its empty probability; the rest goes to the
+    terrains of the drawn neighbours it is joined to (else to its own other classes, in the net's
+    proportions), so it becomes ``?`` with its piece's terrain among its readings.
+
+    Parameters
+    ----------
+    probs : (121, C) probabilities (:data:`TERRAIN_SYMBOLS` order), row-major.
+    ruins, drawable : (11, 11) bool, the printed ruins and the cells not printed.
+    horizontal, vertical : the outline probabilities of :func:`find_pieces`.
+
+    Returns
+    -------
+    probs : (121, C), a copy where changed.
+    flagged : (121,) bool, the ruins cells doubted.
+    """
+    rows, cols = drawable.shape
+    best = probs.argmax(axis=1).reshape(rows, cols)
+    drawn = drawable & _PIECE_TERRAINS[best]
+    paper = drawable & (best == 0)
+    lined_h = np.asarray(horizontal) >= threshold  # (rows-1, cols): (r, c) and (r+1, c) parted
+    lined_v = np.asarray(vertical) >= threshold  # (rows, cols-1): (r, c) and (r, c+1) parted
+    grid = probs.reshape(rows, cols, -1)
+    total = np.zeros_like(grid)  # each cell's joined drawn neighbours' probabilities, summed
+    joined = np.zeros((rows, cols), int)
+    parted = np.zeros((rows, cols), int)  # its neighbours read as paper across an outline
+    for here, there, lined in (((slice(1, None), slice(None)), (slice(None, -1), slice(None)), lined_h),
+                               ((slice(None, -1), slice(None)), (slice(1, None), slice(None)), lined_h),
+                               ((slice(None), slice(1, None)), (slice(None), slice(None, -1)), lined_v),
+                               ((slice(None), slice(None, -1)), (slice(None), slice(1, None)), lined_v)):
+        link = ~lined & drawn[there]
+        total[here] += np.where(link[..., None], grid[there], 0.0)
+        joined[here] += link
+        parted[here] += lined & paper[there]
+    doubt = ruins & drawable & (best == 0) & (grid[..., 0] > cap) & ((joined > 0) | (parted > 0))
+    flagged = doubt.ravel()
+    if not flagged.any():
+        return probs, flagged
+    out = probs.copy()
+    # the rest by the joined neighbours' terrains, or by the cell's own where it has none
+    rest = np.where((joined.ravel()[flagged] > 0)[:, None], total.reshape(rows * cols, -1)[flagged, 1:],
+                    probs[flagged, 1:]) + 1e-6
+    out[flagged, 1:] = rest * ((1.0 - cap) / rest.sum(axis=1))[:, None]
+    out[flagged, 0] = cap
+    return out, flagged

@@ -18,9 +18,17 @@ from scanner.constants import (
     PATCH,
     PIECE_FLOOR,
     PIECE_WEIGHT,
+    RUINS_JOINED_EMPTY_CAP,
     UNREAD_EDGE,
 )
-from scanner.pieces import edges_near_pieces, edges_to_read, find_pieces, piece_evidence, shape_terrains
+from scanner.pieces import (
+    drawn_over_ruins,
+    edges_near_pieces,
+    edges_to_read,
+    find_pieces,
+    piece_evidence,
+    shape_terrains,
+)
 
 SYMBOLS = ".FVPWMHX"
 
@@ -369,3 +377,107 @@ def test_a_sheet_read_all_empty_sends_no_strip_to_the_edge_net(monkeypatch: pyte
     sheet = classify.classify_sheet(cells, "B", edge_strips=strips, adapt=False)
     assert sheet.outlines.keys() == strips.keys()
     assert all(np.all(o == UNREAD_EDGE) for o in sheet.outlines.values())
+
+
+# side A's printed ruins at (2, 1) inside a Pasture (S tetromino) of farms drawn over it
+RUIN = (2, 1)
+PASTURE = {(2, 1), (3, 1), (3, 2), (4, 2)}
+
+
+def _ruins_and_drawable() -> tuple[np.ndarray, np.ndarray]:
+    side = printed_side("A")
+    ruins = np.zeros((11, 11), bool)
+    drawable = np.ones((11, 11), bool)
+    for r, c in side.ruins:
+        ruins[r, c] = True
+    for r, c in side.mountains | side.wasteland:
+        drawable[r, c] = False
+    return ruins, drawable
+
+
+def _pasture_over_the_ruin(ruin_read: dict[str, float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    reading = {rc: {"P": 0.97} for rc in PASTURE}
+    reading[RUIN] = ruin_read
+    h, v = _open_edges()
+    _outline(PASTURE, h, v)
+    return _probs(reading), h, v
+
+
+def test_a_ruin_read_empty_inside_a_drawn_piece_is_doubted_with_the_pieces_terrain() -> None:
+    p, h, v = _pasture_over_the_ruin({".": 0.99})
+    ruins, drawable = _ruins_and_drawable()
+    out, flagged = drawn_over_ruins(p, ruins, drawable, h, v)
+    i = RUIN[0] * 11 + RUIN[1]
+    assert np.flatnonzero(flagged).tolist() == [i]
+    assert out[i, 0] == RUINS_JOINED_EMPTY_CAP and out[i].max() < 0.95  # a '?' now
+    assert out[i, SYMBOLS.index("P")] > 0.45  # its piece's farm is the other reading
+    assert np.isclose(out[i].sum(), 1.0)
+    assert np.array_equal(np.delete(out, i, axis=0), np.delete(p, i, axis=0))
+
+
+def test_a_bare_ruin_parted_from_a_drawing_by_its_outline_is_left_alone() -> None:
+    # the Pasture drawn beside the ruin: the ruin is outside its outline
+    beside = {(3, 1), (3, 2), (4, 2), (4, 3)}
+    reading = {rc: {"P": 0.97} for rc in beside}
+    reading[RUIN] = {".": 0.99}
+    h, v = _open_edges()
+    _outline(beside, h, v)
+    p = _probs(reading)
+    ruins, drawable = _ruins_and_drawable()
+    out, flagged = drawn_over_ruins(p, ruins, drawable, h, v)
+    assert not flagged.any() and out is p
+
+
+def test_a_ruin_read_empty_but_outlined_against_the_paper_is_doubted_by_its_own_odds() -> None:
+    # a single space drawn over the ruin (the ruins' 1x1 fallback), outlined all round, read as paper
+    reading = {RUIN: {".": 0.99, "W": 0.008}}
+    h, v = _open_edges()
+    _outline({RUIN}, h, v)
+    p = _probs(reading)
+    ruins, drawable = _ruins_and_drawable()
+    out, flagged = drawn_over_ruins(p, ruins, drawable, h, v)
+    i = RUIN[0] * 11 + RUIN[1]
+    assert np.flatnonzero(flagged).tolist() == [i]
+    assert out[i, 0] == RUINS_JOINED_EMPTY_CAP
+    assert out[i, 1:].argmax() + 1 == SYMBOLS.index("W")  # its own next reading leads the rest
+    assert np.isclose(out[i].sum(), 1.0)
+
+
+@pytest.mark.parametrize("neighbour", [".", "X"])
+def test_a_ruin_joined_only_to_paper_or_a_destroyed_space_is_left_alone(neighbour: str) -> None:
+    # no outline anywhere (an empty sheet), one neighbour read as paper or as a destroyed space
+    reading = {RUIN: {".": 0.99}, (3, 1): {neighbour: 0.97}}
+    p = _probs(reading)
+    h, v = _open_edges()
+    ruins, drawable = _ruins_and_drawable()
+    assert not drawn_over_ruins(p, ruins, drawable, h, v)[1].any()
+
+
+def test_only_ruins_read_as_empty_are_doubted() -> None:
+    ruins, drawable = _ruins_and_drawable()
+    p, h, v = _pasture_over_the_ruin({"P": 0.9})  # read as the farm it is: nothing to doubt
+    assert not drawn_over_ruins(p, ruins, drawable, h, v)[1].any()
+    p, h, v = _pasture_over_the_ruin({".": 0.99})
+    ruins[RUIN] = False  # the same reading on a space with no ruins printed: the net's word stands
+    assert not drawn_over_ruins(p, ruins, drawable, h, v)[1].any()
+
+
+@pytest.mark.parametrize("decode", [True, False])
+def test_classify_sheet_doubts_a_ruin_read_empty_inside_a_drawn_piece(
+    monkeypatch: pytest.MonkeyPatch, decode: bool
+) -> None:
+    p, h, v = _pasture_over_the_ruin({".": 0.99})
+    outlines = np.concatenate([h.ravel(), v.ravel()])
+    monkeypatch.setattr(classify, "classify_cells",
+                        lambda models, patches, gain=None: (p, np.zeros(121), np.eye(121, 8)))
+    # each strip carries its number, which says its outline
+    monkeypatch.setattr(classify, "read_edges",
+                        lambda models, strips, gain=None: outlines[strips[:, 0, 0, 0].astype(int)])
+    numbers = np.arange(220).astype(np.uint8)[:, None, None, None]
+    each = np.broadcast_to(numbers, (220, EDGE_ACROSS, EDGE_ALONG, 3))
+    strips = {"horizontal": each[:110].reshape(10, 11, *each.shape[1:]),
+              "vertical": each[110:].reshape(11, 10, *each.shape[1:])}
+    cells = np.full((11, 11, PATCH, PATCH, 3), PAPER_LEVEL, np.uint8)
+    sheet = classify.classify_sheet(cells, "A", edge_strips=strips, adapt=False, decode=decode)
+    assert sheet.grid[RUIN[0]][RUIN[1]] == ("?" if decode else ".")
+    assert all(sheet.grid[r][c] == "P" for r, c in PASTURE - {RUIN})
