@@ -62,6 +62,15 @@ def _probs(reading: dict[tuple[int, int], dict[str, float]]) -> np.ndarray:
     return p
 
 
+def _numbered_strips() -> dict[str, np.ndarray]:
+    """The 220 edge strips, each filled with its number (horizontal ones first), so that a stand-in
+    edge net can tell which strips it was given."""
+    numbers = np.arange(220).astype(np.uint8)[:, None, None, None]
+    each = np.broadcast_to(numbers, (220, EDGE_ACROSS, EDGE_ALONG, 3))
+    return {"horizontal": each[:110].reshape(10, 11, *each.shape[1:]),
+            "vertical": each[110:].reshape(11, 10, *each.shape[1:])}
+
+
 # Hamlet's five-cell shape XXX/XX. (village only) and the S tetromino (Forgotten Forest: forest;
 # Pasture: farm; an ambush: monsters)
 HAMLET = {(2, 2), (2, 3), (2, 4), (3, 2), (3, 3)}
@@ -267,10 +276,7 @@ def test_classify_sheet_corrects_a_cell_by_its_outlined_piece(
 
     monkeypatch.setattr(classify, "classify_cells", fixed_cells)
     monkeypatch.setattr(classify, "read_edges", fake_edges)
-    numbers = np.arange(220).astype(np.uint8)[:, None, None, None]
-    each = np.broadcast_to(numbers, (220, EDGE_ACROSS, EDGE_ALONG, 3))
-    strips = {"horizontal": each[:110].reshape(10, 11, *each.shape[1:]),
-              "vertical": each[110:].reshape(11, 10, *each.shape[1:])}
+    strips = _numbered_strips()
     cells = np.full((11, 11, PATCH, PATCH, 3), PAPER_LEVEL, np.uint8)
     sheet = classify.classify_sheet(cells, "A", edge_strips=strips, adapt=False, decode=decode)
     best = SYMBOLS[int(sheet.probabilities[3, 3].argmax())]
@@ -473,10 +479,7 @@ def test_classify_sheet_doubts_a_ruin_read_empty_inside_a_drawn_piece(
     # each strip carries its number, which says its outline
     monkeypatch.setattr(classify, "read_edges",
                         lambda models, strips, gain=None: outlines[strips[:, 0, 0, 0].astype(int)])
-    numbers = np.arange(220).astype(np.uint8)[:, None, None, None]
-    each = np.broadcast_to(numbers, (220, EDGE_ACROSS, EDGE_ALONG, 3))
-    strips = {"horizontal": each[:110].reshape(10, 11, *each.shape[1:]),
-              "vertical": each[110:].reshape(11, 10, *each.shape[1:])}
+    strips = _numbered_strips()
     cells = np.full((11, 11, PATCH, PATCH, 3), PAPER_LEVEL, np.uint8)
     sheet = classify.classify_sheet(cells, "A", edge_strips=strips, adapt=False, decode=decode)
     assert sheet.grid[RUIN[0]][RUIN[1]] == ("?" if decode else ".")
