@@ -332,7 +332,8 @@ def classify_sheet(
     threshold : cells below it become ``?``.
     adapt : pool each cell's evidence with the cells drawn like it (see ``ADAPT_DEFAULT``).
     decode : read the coin track as a prefix (and by its own coins where the net reads the print as
-        marks), correct cells by their outlined pieces, read a cell ringed
+        marks), correct cells by their outlined pieces (and doubt a printed ruin read as empty inside
+        a drawn piece), read a cell ringed
         by a hero's attack pattern of stars as a hero and the stars as whole patterns around heroes,
         doubt a cell read empty that holds coloured ink, and let the cells drawn like doubtful cells
         share their doubt (``DECODE_DEFAULT``).
