@@ -483,7 +483,7 @@ def _review_prompt(
     from rich.console import Console
     from rich.markup import escape
 
-    from front.results import alike
+    from front.results import alike, alike_taking
     from rules import SheetError, Terrain, cell_label
     from rules.policy import decide
     from scanner.constants import TERRAIN_SYMBOLS
@@ -518,12 +518,16 @@ def _review_prompt(
         peers = alike(reading.groups, cell, list(uncertain.alternatives))
         if peers:
             names = " ".join(cell_label(p) for p in peers)
-            console.print(f"drawn alike and unsure too: {names}; the same for them? [Y/n]")
+            ask = f"[Y/n, or the cells that differ, e.g. {cell_label(peers[-1])}]"
+            console.print(f"drawn alike and unsure too: {names}; the same for them? {escape(ask)}")
             try:
-                if input("> ").strip().lower() in ("", "y", "yes"):
-                    fixes |= dict.fromkeys(peers, chosen_terrain)
+                taking = alike_taking(peers, input("> "))
             except EOFError:
                 break
+            except SheetError as exc:  # a mistyped label: this cell alone, the others asked again
+                console.print(f"[red]{escape(str(exc))}[/red]")
+                taking = ()
+            fixes |= dict.fromkeys(taking, chosen_terrain)
         try:
             uncertain = uncertain.fix(fixes)
         except (SheetError, ValueError) as exc:

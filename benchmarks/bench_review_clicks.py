@@ -3,10 +3,12 @@ fix the cells drawn alike in the same tap.
 
 A person is simulated on the page's rules (``front/static/app.js``): while the one scoring policy
 refuses, they tap the first framed cell (1 click) and choose its true terrain (1 click); with the offer,
-the other unsure cells of its look-alike group (:func:`front.results.alike`) are fixed the same way,
-unless one of them holds something else, when the person unticks the offer first (1 click).  A
-whole-sheet doubt (side, A1 corner, coins) costs one "I checked it" click, and so does a reading that
-contradicts itself (``rules.policy.READING_SUSPECT``) once no unsure cell can change the score.
+the other unsure cells of its look-alike group (:func:`front.results.alike`) are offered each on its own
+tick, ticked: the person unticks each one that holds something else (1 click each) and the others take
+the same answer (``--one-tick``: the offer as one tick for all, as the page had it before 2026-12-06,
+unticked whole, 1 click, when any of them holds something else).  A whole-sheet doubt (side, A1
+corner, coins) costs one "I checked it" click, and so does a reading that contradicts itself
+(``rules.policy.READING_SUSPECT``) once no unsure cell can change the score.
 A doubted coin track is counted on the sheet and typed into the page's coin fields when the reading
 is off (one more click). Photos: the bundled samples (truth in their ``.sheet``) and synthetic phone
 photos with four random cards and a random season.  It also says how many photos then score right:
@@ -42,7 +44,8 @@ def season_figures(sheet: Sheet, cards: list, season: Season) -> tuple[int, ...]
 
 
 def review(
-    reading: Reading, truth: Sheet, cards: list, season: Season, *, offer: bool  # type: ignore[type-arg]
+    reading: Reading, truth: Sheet, cards: list, season: Season,  # type: ignore[type-arg]
+    *, offer: bool, one_tick: bool = False,
 ) -> tuple[int, bool] | None:
     """Clicks until the policy scores the reading, and whether that score is the true sheet's (None
     when fixing cells cannot score it: a misread side)."""
@@ -71,8 +74,12 @@ def review(
         count += 2  # tap the cell, choose its terrain
         if offer:
             peers = alike(reading.groups, cell, list(uncertain.alternatives))
-            if peers and any(truth[p] != truth[cell] for p in peers):
-                count += 1  # untick "also ... drawn alike"
+            odd = [p for p in peers if truth[p] != truth[cell]]
+            if not one_tick:
+                count += len(odd)  # untick each look-alike that holds something else
+                fixes |= {p: truth[p] for p in peers if p not in odd}
+            elif odd:
+                count += 1  # untick the one "also ... drawn alike"
             else:
                 fixes |= {p: truth[p] for p in peers}
         try:
@@ -89,6 +96,7 @@ def main() -> None:
     parser.add_argument("--split", default="params", choices=["train", "params", "eval"])
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--every", action="store_true", help="a line for every photo, not the samples only")
+    parser.add_argument("--one-tick", action="store_true", help="the offer as one tick for all look-alikes")
     args = parser.parse_args()
 
     from models.synth.generate import make_sample
@@ -114,7 +122,7 @@ def main() -> None:
     rows = []
     for name, reading, truth, cards, season in cases:
         before = review(reading, truth, cards, season, offer=False)
-        after = review(reading, truth, cards, season, offer=True)
+        after = review(reading, truth, cards, season, offer=True, one_tick=args.one_tick)
         rows.append((name, len(reading.doubtful), before and before[0], after and after[0],
                      after is not None and after[1]))
     print(f"{'photo':<22} {'unsure':>6} {'before':>6} {'after':>6} {'right':>5}")

@@ -13,13 +13,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules import Cell, Sheet, SheetError, Terrain, cell_label, parse_label
+from rules import Cell, Sheet, SheetError, Terrain, cell_label, parse_label, parse_labels
 from rules.policy import Outcome, UncertainSheet, Verdict, decide
 from rules.season import Season, score_cards, score_season
 
 __all__ = [
     "Review",
     "alike",
+    "alike_taking",
     "outcome_label",
     "parse_fixes",
     "problems_of",
@@ -101,6 +102,28 @@ def alike(groups: Sequence[Sequence[Cell]], cell: Cell, among: Sequence[Cell]) -
         if cell in group:
             return tuple(c for c in sorted(group) if c != cell and c in among)
     return ()
+
+
+def alike_taking(peers: Sequence[Cell], answer: str) -> tuple[Cell, ...]:
+    """The look-alikes `peers` that take the person's answer too, from what they said when offered
+    them: Enter or ``y`` all of them, ``n`` none, else the labels of those that hold something else
+    (``"C4 D5"``): all the others.
+
+    Raises
+    ------
+    rules.SheetError
+        On a bad label, or a cell that was not offered.
+    """
+    said = answer.strip().lower()
+    if said in ("", "y", "yes"):
+        return tuple(peers)
+    if said in ("n", "no"):
+        return ()
+    differ = parse_labels(said)
+    stray = sorted(differ - set(peers))
+    if stray:
+        raise SheetError(f"{cell_label(stray[0])} was not offered: name only cells listed above")
+    return tuple(p for p in peers if p not in differ)
 
 
 @dataclass(frozen=True)

@@ -193,9 +193,18 @@
     DRAWN.forEach(function (s) { if (likely.indexOf(s) < 0) others.appendChild(choiceButton(s)); });
     var peers = doubt ? peersOf(label) : [];
     $("alike").hidden = !peers.length;
-    $("alike-box").checked = true;
-    $("alike-text").textContent = "also " + peers.join(", ") + " (drawn alike, unsure too)";
     $("alike").setAttribute("data-peers", peers.join(" "));
+    // one tick per look-alike: a person unticks only the one that holds something else
+    var box = $("alike-peers");
+    while (box.firstChild) box.removeChild(box.firstChild);
+    peers.forEach(function (p) {
+      var tick = el("input", { type: "checkbox", "data-cell": p });
+      tick.checked = true;
+      var item = el("label", { "class": "peer" });
+      item.appendChild(tick);
+      item.appendChild(document.createTextNode(" " + p));
+      box.appendChild(item);
+    });
     $("picker").hidden = false;
     drawSheet();
     $("picker").scrollIntoView({ behavior: "smooth", block: "nearest" });
@@ -207,9 +216,10 @@
     var label = state.cell;
     if (!label) return;
     state.fixes[label] = sym;
-    if (!$("alike").hidden && $("alike-box").checked) {
-      ($("alike").getAttribute("data-peers") || "").split(" ").filter(Boolean)
-        .forEach(function (p) { state.fixes[p] = sym; });
+    if (!$("alike").hidden) {
+      Array.prototype.forEach.call($("alike-peers").querySelectorAll("input:checked"), function (tick) {
+        state.fixes[tick.getAttribute("data-cell")] = sym;
+      });
     }
     closePicker();
     drawSheet();

@@ -126,11 +126,13 @@ def test_upload_fix_and_download(server: str, browser: object, width: int, tmp_p
         assert page.is_visible("#picker")
         if taps == 1:
             _shot(page, f"page_{width}_picker.png")
-        peers = (page.get_attribute("#alike", "data-peers") or "").split()
-        if peers and any(_truth(p) != _truth(label) for p in peers):
-            page.uncheck("#alike-box")  # a look-alike that holds something else: fix it on its own
-            taps += 1
-            peers = []
+        offered = (page.get_attribute("#alike", "data-peers") or "").split()
+        peers = [p for p in offered if _truth(p) == _truth(label)]
+        for p in offered:
+            assert page.is_checked(f"#alike input[data-cell='{p}']")  # offered ticked
+            if _truth(p) != _truth(label):
+                page.uncheck(f"#alike input[data-cell='{p}']")  # holds something else: left for later
+                taps += 1
         symbol = _truth(label)
         page.click(f"#choices button[data-symbol='{symbol}'], #others button[data-symbol='{symbol}']")
         taps += 1
@@ -225,8 +227,8 @@ def test_a_reading_that_contradicts_itself_needs_a_look_until_checked(server: st
     _upload(page, server)
     for label in reading.doubtful:  # every unsure cell fixed to the truth, alone
         page.click(f"#c-{label}")
-        if page.is_checked("#alike-box") and page.is_visible("#alike"):
-            page.uncheck("#alike-box")
+        for tick in page.query_selector_all("#alike input:checked"):  # each cell on its own
+            tick.uncheck()
         symbol = _truth(label)
         page.click(f"#choices button[data-symbol='{symbol}'], #others button[data-symbol='{symbol}']")
         fixed = "n => !document.querySelector('#c-' + n).classList.contains('doubt')"
@@ -239,5 +241,44 @@ def test_a_reading_that_contradicts_itself_needs_a_look_until_checked(server: st
     page.click("#warnings li:last-child button")  # "I checked it on the sheet"
     page.wait_for_function("() => !document.querySelector('#banner').classList.contains('refused')")
     assert "scored" in page.text_content("#banner") and "contradicts" not in page.text_content("#warnings")
+    assert not errors, errors
+    page.close()
+
+
+def test_each_look_alike_is_offered_on_its_own_tick(server: str, browser: object) -> None:
+    """Fixing a doubtful cell offers the unsure cells drawn like it, each ticked: the person unticks the
+    one that holds something else, the others take the same answer, the unticked one stays framed."""
+    reading = read_photo(SAMPLES / PHOTO)
+    assert isinstance(reading, Reading)
+    truths = {label: _truth(label) for label in reading.doubtful}
+    label = next(c for c in reading.doubtful  # a cell with a look-alike like it and one unlike it
+                 if any(truths[o] == truths[c] for o in truths if o != c)
+                 and any(truths[o] != truths[c] for o in truths))
+    photo = (SAMPLES / PHOTO).read_bytes()
+    body = httpx.post(server + "/api/scan", files={"photo": (PHOTO, photo, "image/jpeg")}, timeout=60).json()
+    body["groups"] = [sorted(truths)]  # every unsure cell drawn alike, whatever each holds
+
+    def grouped(route: object) -> None:
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))  # type: ignore[attr-defined]
+
+    page = browser.new_page()  # type: ignore[attr-defined]
+    page.set_viewport_size({"width": 390, "height": 860})  # a phone: the ticks must fit its width
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.route("**/api/scan", grouped)
+    _upload(page, server)
+    page.click(f"#c-{label}")
+    offered = (page.get_attribute("#alike", "data-peers") or "").split()
+    assert sorted(offered) == sorted(set(truths) - {label})
+    unlike = [p for p in offered if truths[p] != truths[label]]
+    for p in unlike:
+        page.uncheck(f"#alike input[data-cell='{p}']")
+    _shot(page, "page_alike_ticks.png")
+    symbol = truths[label]
+    page.click(f"#choices button[data-symbol='{symbol}'], #others button[data-symbol='{symbol}']")
+    page.wait_for_function("n => !document.querySelector('#c-' + n).classList.contains('doubt')", arg=label)
+    for p in offered:
+        framed = "doubt" in page.get_attribute(f"#c-{p}", "class").split()
+        assert framed == (p in unlike), p
     assert not errors, errors
     page.close()

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from front.report import index_html, photo_part, report_html
-from front.results import alike, parse_fixes, review, sheet_text, uncertain_of
-from rules import Sheet, SheetError, Terrain
+from front.results import alike, alike_taking, parse_fixes, review, sheet_text, uncertain_of
+from rules import Sheet, SheetError, Terrain, cell_label
 from rules.cards import find_card
 from rules.policy import UncertainSheet
 
@@ -29,6 +29,21 @@ def test_alike_offers_the_unfixed_cells_of_the_group() -> None:
     assert alike(groups, (0, 1), [(0, 0), (0, 1), (5, 5)]) == ((0, 0),)
     assert alike(groups, (5, 5), [(5, 5)]) == ()
     assert alike(groups, (9, 9), [(9, 9), (0, 0)]) == ()
+
+
+@pytest.mark.parametrize(("answer", "taking"), [
+    ("", "B2 C3 D4"), ("y", "B2 C3 D4"), (" YES ", "B2 C3 D4"), ("n", ""), ("No", ""),
+    ("c3", "B2 D4"), ("B2, d4", "C3"), ("B2 C3 D4", ""),
+])
+def test_the_person_says_which_look_alikes_take_their_answer(answer: str, taking: str) -> None:
+    peers = ((1, 1), (2, 2), (3, 3))
+    assert " ".join(cell_label(c) for c in alike_taking(peers, answer)) == taking
+
+
+@pytest.mark.parametrize("answer", ["E5", "C3 C3", "maybe", "C12"])
+def test_a_cell_not_offered_or_not_a_cell_is_refused(answer: str) -> None:
+    with pytest.raises(SheetError):
+        alike_taking(((1, 1), (2, 2), (3, 3)), answer)
 
 
 def _uncertain() -> UncertainSheet:
