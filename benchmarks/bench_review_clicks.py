@@ -75,13 +75,10 @@ def review(
         if offer:
             peers = alike(reading.groups, cell, list(uncertain.alternatives))
             odd = [p for p in peers if truth[p] != truth[cell]]
-            if not one_tick:
-                count += len(odd)  # untick each look-alike that holds something else
+            # untick each look-alike that holds something else, or the one tick for all of them
+            count += int(bool(odd)) if one_tick else len(odd)
+            if not (one_tick and odd):
                 fixes |= {p: truth[p] for p in peers if p not in odd}
-            elif odd:
-                count += 1  # untick the one "also ... drawn alike"
-            else:
-                fixes |= {p: truth[p] for p in peers}
         try:
             uncertain = uncertain.fix(fixes)
         except SheetError:  # the truth is printed there on another side: the side was misread

@@ -85,6 +85,7 @@ __all__ = [
     "attack_patterns",
     "attack_stars",
     "both_counts",
+    "cap_empty",
     "cells_mask",
     "clashing_kinds",
     "coin_ink",
@@ -555,11 +556,23 @@ def ink_against_empty(
     flagged = candidates & (probs.argmax(axis=1) == 0) & (ink >= share) & (probs[:, 0] > cap)
     if not flagged.any():
         return probs, flagged
+    return cap_empty(probs, flagged, probs[flagged, 1:], cap), flagged
+
+
+def cap_empty(probs: np.ndarray, flagged: np.ndarray, rest: np.ndarray, cap: float) -> np.ndarray:
+    """``probs`` with the ``flagged`` rows' empty probability set to ``cap`` and the other ``1 - cap``
+    spread over their other classes in proportion to ``rest`` ((n_flagged, C - 1) weights): how a
+    cell read as empty is doubted (:func:`ink_against_empty`, :func:`scanner.pieces.drawn_over_ruins`).
+
+    Returns
+    -------
+    (N, C) probabilities, a copy.
+    """
     out = probs.copy()
-    others = out[flagged, 1:] + 1e-6  # a class the net ruled out entirely still gets a share
-    out[flagged, 1:] = others * ((1.0 - cap) / others.sum(axis=1))[:, None]
+    weights = rest + 1e-6  # a class ruled out entirely still gets a share
+    out[flagged, 1:] = weights * ((1.0 - cap) / weights.sum(axis=1))[:, None]
     out[flagged, 0] = cap
-    return out, flagged
+    return out
 
 
 def crowded_track(states: np.ndarray, *, most: int = COIN_MOST_MARKED) -> np.ndarray:

@@ -36,6 +36,7 @@ from scanner.constants import (
     RUINS_JOINED_EMPTY_CAP,
     TERRAIN_SYMBOLS,
 )
+from scanner.decode import cap_empty
 
 __all__ = [
     "drawn_over_ruins",
@@ -341,7 +342,6 @@ def drawn_over_ruins(
     lined_v = np.asarray(vertical) >= threshold  # (rows, cols-1): (r, c) and (r, c+1) parted
     grid = probs.reshape(rows, cols, -1)
     total = np.zeros_like(grid)  # each cell's joined drawn neighbours' probabilities, summed
-    joined = np.zeros((rows, cols), int)
     parted = np.zeros((rows, cols), int)  # its neighbours read as paper across an outline
     for here, there, lined in (((slice(1, None), slice(None)), (slice(None, -1), slice(None)), lined_h),
                                ((slice(None, -1), slice(None)), (slice(1, None), slice(None)), lined_h),
@@ -349,16 +349,13 @@ def drawn_over_ruins(
                                ((slice(None), slice(None, -1)), (slice(None), slice(1, None)), lined_v)):
         link = ~lined & drawn[there]
         total[here] += np.where(link[..., None], grid[there], 0.0)
-        joined[here] += link
         parted[here] += lined & paper[there]
-    doubt = ruins & drawable & (best == 0) & (grid[..., 0] > cap) & ((joined > 0) | (parted > 0))
+    joined = total.sum(axis=-1) > 0  # each joined neighbour adds a row summing to one
+    doubt = ruins & drawable & (best == 0) & (grid[..., 0] > cap) & (joined | (parted > 0))
     flagged = doubt.ravel()
     if not flagged.any():
         return probs, flagged
-    out = probs.copy()
     # the rest by the joined neighbours' terrains, or by the cell's own where it has none
-    rest = np.where((joined.ravel()[flagged] > 0)[:, None], total.reshape(rows * cols, -1)[flagged, 1:],
-                    probs[flagged, 1:]) + 1e-6
-    out[flagged, 1:] = rest * ((1.0 - cap) / rest.sum(axis=1))[:, None]
-    out[flagged, 0] = cap
-    return out, flagged
+    rest = np.where(joined.ravel()[flagged, None], total.reshape(rows * cols, -1)[flagged, 1:],
+                    probs[flagged, 1:])
+    return cap_empty(probs, flagged, rest, cap), flagged
