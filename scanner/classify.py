@@ -47,6 +47,7 @@ from scanner.decode import (
     count_against_print,
     crowded_track,
     decode_coin_track,
+    drawn_first,
     faint_marks_gained,
     hero_evidence,
     ink_against_empty,
@@ -293,9 +294,10 @@ def label_cells(
 
 def doubt_coloured_empties(
     probs: np.ndarray, patches: np.ndarray, gain: np.ndarray, drawable: np.ndarray, printed: PrintedSide
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.ndarray]:
     """``probs`` (121, C) with the cells read empty that hold coloured ink doubted
-    (:func:`scanner.decode.ink_against_empty`), the paper judged from the cells read empty.
+    (:func:`scanner.decode.ink_against_empty`), the paper judged from the cells read empty; and
+    (121,) bool, the cells doubted.
 
     Printed ruins are left alone: their print is coloured on most sheets.
     """
@@ -305,7 +307,7 @@ def doubt_coloured_empties(
     centres = white_balance(np.ascontiguousarray(patches[..., i:-i:2, i:-i:2, :]), gain=gain)
     quiet = open_cells & (probs.argmax(axis=1) == TERRAIN_CLASSES.index("empty"))
     ink = coloured_ink(centres.reshape(-1, *centres.shape[-3:]), quiet)
-    return ink_against_empty(probs, ink, open_cells)[0]
+    return ink_against_empty(probs, ink, open_cells)
 
 
 def classify_sheet(
@@ -351,6 +353,7 @@ def classify_sheet(
         t_adapt = m.cell.temperature.get("adapt", ADAPT_TEMPERATURE)
         probs = adapt_to_sheet(probs, features, drawable, groups=groups, temperature=t_adapt)
     outlines = {}
+    inked = np.zeros(len(probs), bool)  # cells read empty that the sheet shows drawn
     if edge_strips is not None and decode and not every_edge and set(_EDGE_KEYS) <= edge_strips.keys():
         empty = probs.argmax(axis=1) == TERRAIN_CLASSES.index("empty")
         outlines = read_piece_outlines(m, edge_strips, gain, drawable, empty)
@@ -361,11 +364,13 @@ def classify_sheet(
         found = find_pieces(drawable.reshape(SIZE, SIZE), outlines["horizontal"], outlines["vertical"])
         probs = piece_evidence(probs, found)
         ruins = cells_mask(printed.ruins, SIZE).reshape(SIZE, SIZE)
-        probs = drawn_over_ruins(probs, ruins, drawable.reshape(SIZE, SIZE), outlines["horizontal"],
-                                 outlines["vertical"])[0]
+        probs, drawn_on = drawn_over_ruins(probs, ruins, drawable.reshape(SIZE, SIZE), outlines["horizontal"],
+                                           outlines["vertical"])
+        inked |= drawn_on.ravel()
     if decode:
         probs = hero_evidence(probs, star_p.reshape(SIZE, SIZE), drawable.reshape(SIZE, SIZE))
-        probs = doubt_coloured_empties(probs, patches, gain, drawable, printed)
+        probs, coloured = doubt_coloured_empties(probs, patches, gain, drawable, printed)
+        inked |= coloured
     best = probs.argmax(axis=1)
     conf = probs.max(axis=1)
     # a terrain read on printed ruins and nowhere else is the ruins icon misread
@@ -375,6 +380,9 @@ def classify_sheet(
         # a terrain drawn in an unfamiliar way is misread as a whole: its look-alikes share its doubt
         # (at the default threshold no best class changes; best is taken again for any other)
         probs = share_group_doubt(probs, groups, unsure_cells)
+        # ... and a cell the sheet shows drawn is best guessed as drawn (it stays '?': under 0.95),
+        # unless the ink is a hit star the net sees there
+        probs = drawn_first(probs, inked & unsure_cells & (star_p <= STAR_THRESHOLD))
         best = probs.argmax(axis=1)
         conf = probs.max(axis=1)
         unsure_cells |= conf < threshold

@@ -71,6 +71,7 @@ from scanner.constants import (
     HERO_MIN_STARS,
     HERO_STAR_BOOST,
     HERO_STAR_LEVEL,
+    INKED_EMPTY_RATIO,
     LOG_FLOOR,
     PEER_WEIGHT,
     RUINS_ONLY_LEAST,
@@ -95,6 +96,7 @@ __all__ = [
     "count_against_print",
     "crowded_track",
     "decode_coin_track",
+    "drawn_first",
     "faint_marks_gained",
     "hero_evidence",
     "ink_against_empty",
@@ -572,6 +574,36 @@ def cap_empty(probs: np.ndarray, flagged: np.ndarray, rest: np.ndarray, cap: flo
     weights = rest + 1e-6  # a class ruled out entirely still gets a share
     out[flagged, 1:] = weights * ((1.0 - cap) / weights.sum(axis=1))[:, None]
     out[flagged, 0] = cap
+    return out
+
+
+def drawn_first(probs: np.ndarray, flagged: np.ndarray, *, ratio: float = INKED_EMPTY_RATIO) -> np.ndarray:
+    """The best guess of a cell doubted as empty (:func:`cap_empty`) made its likeliest drawn class.
+
+    The sheet shows such a cell drawn (coloured ink, a drawn-over ruin), so it is more likely drawn
+    than not: its empty probability becomes at most ``ratio`` times its likeliest drawn class's, the
+    drawn classes keeping their proportions. The cell stays a ``?`` with empty a plausible reading.
+    Taken after the look-alikes have shared their doubt, which weighs these cells as capped.
+
+    Parameters
+    ----------
+    probs : (N, C) probabilities, empty first; flagged : (N,) bool.
+    ratio : :data:`scanner.constants.INKED_EMPTY_RATIO`.
+
+    Returns
+    -------
+    (N, C) probabilities, a copy where changed.
+    """
+    if not flagged.any():
+        return probs
+    out = probs.copy()
+    drawn = probs[flagged, 1:] + 1e-9
+    weights = drawn / drawn.sum(axis=1, keepdims=True)
+    top = ratio * weights.max(axis=1)
+    # e = ratio * (1 - e) * top weight, solved for e; never more empty than before
+    empty = np.minimum(probs[flagged, 0], top / (1.0 + top))
+    out[flagged, 1:] = weights * (1.0 - empty)[:, None]
+    out[flagged, 0] = empty
     return out
 
 

@@ -13,6 +13,7 @@ from scanner.constants import (
     CELL_INK_SHARE,
     CONFIDENCE_THRESHOLD,
     GROUP_DOUBT_SHARE,
+    INKED_EMPTY_RATIO,
     PATCH,
     TERRAIN_CLASSES,
 )
@@ -23,6 +24,7 @@ from scanner.decode import (
     coloured_ink,
     crowded_track,
     decode_coin_track,
+    drawn_first,
     hero_evidence,
     ink_against_empty,
     look_alikes,
@@ -131,9 +133,30 @@ def test_ink_against_empty_doubts_an_empty_reading_of_coloured_ink() -> None:
     assert same is probs and not none.any()
 
 
+def test_drawn_first_puts_empty_under_the_likeliest_drawn_class() -> None:
+    probs = np.zeros((3, 8))
+    probs[:, 0] = 0.5, 0.5, 1.0
+    probs[0, 1:3], probs[1, 1] = 0.25, 0.5  # forest and village alike; a forest alone
+    flagged = np.array([True, True, False])
+    out = drawn_first(probs, flagged)
+    # e = ratio * (1 - e) * the top share, solved: two alike share the drawn mass, empty under both
+    assert out[0, 0] == pytest.approx(INKED_EMPTY_RATIO * out[0, 1]) and out[0, 1] == pytest.approx(out[0, 2])
+    assert out[1, 0] == pytest.approx(INKED_EMPTY_RATIO / (1 + INKED_EMPTY_RATIO))
+    assert out[:2].argmax(axis=1).tolist() == [1, 1] and out[:2].max() < CONFIDENCE_THRESHOLD
+    assert out[:2, 0].min() > 0.02  # empty stays a plausible reading
+    assert np.allclose(out.sum(axis=1), 1.0) and np.array_equal(out[2], probs[2])
+    # never more empty than before; nothing flagged, nothing done
+    low = probs.copy()
+    low[1, :2] = 0.1, 0.9
+    assert drawn_first(low, flagged)[1, 0] == pytest.approx(0.1)
+    assert drawn_first(probs, np.zeros(3, bool)) is probs
+
+
 def test_classify_sheet_doubts_an_empty_cell_holding_coloured_ink(monkeypatch: pytest.MonkeyPatch) -> None:
     probs = np.full((121, 8), 0.001)
     probs[:, 0] = 0.993
+    probs[:, 3] = 0.002  # farm the likeliest terrain after paper
+    probs /= probs.sum(axis=1, keepdims=True)
     monkeypatch.setattr(classify, "classify_cells",
                         lambda models, patches, gain=None: (probs, np.zeros(121), np.eye(121, 8)))
     rng = np.random.default_rng(9)
@@ -143,6 +166,9 @@ def test_classify_sheet_doubts_an_empty_cell_holding_coloured_ink(monkeypatch: p
     plain = classify.classify_sheet(cells, "A", adapt=False, decode=False)
     assert decoded.grid[0][0] == "?" and plain.grid[0][0] == "."
     assert decoded.doubtful == ("A1",)
+    # its best guess is the terrain the net ranks first after paper (drawn_first), paper still plausible
+    a1 = decoded.probabilities[0, 0]
+    assert a1.argmax() == TERRAIN_CLASSES.index("farm") and 0.02 < a1[0] < CELL_INK_EMPTY_CAP
 
 
 def test_a_track_marked_from_end_to_end_is_doubted() -> None:
