@@ -10,6 +10,7 @@ recorded in the manifest), torch on the CPU with one or two threads, minutes not
 from __future__ import annotations
 
 import argparse
+import copy
 import hashlib
 import json
 import subprocess
@@ -60,6 +61,9 @@ FADE_LEAST = 0.35
 #: Measured, not in the recipe: +2.6 points on a held-out family in short LOFO runs, but 1-1.5 points
 #: lost on unseen designs in a full fine-tune of the committed net (README, 2026-11-25).
 SAME_DRAWING_SHEETS = 4
+#: Softening temperature of the distillation loss (``--distill``): the teacher's odds among the terrains
+#: it did not pick are what a fine-tune would otherwise forget.
+DISTILL_TEMPERATURE = 2.0
 SAME_DRAWING_TEMPERATURE = 0.1
 
 
@@ -262,6 +266,16 @@ def drawn_by_sheet(sheet: np.ndarray, terrain: np.ndarray, least: int = 4) -> li
     return [g for g in np.split(order, cuts) if len(g) >= least]
 
 
+def distill_loss(student: torch.Tensor, teacher: torch.Tensor, temperature: float = DISTILL_TEMPERATURE
+                 ) -> torch.Tensor:
+    """KL divergence of the student's softened class odds from the teacher's, batch mean, scaled by the
+    temperature squared so its gradients keep the size of a cross-entropy's."""
+    t = torch.log_softmax(teacher / temperature, dim=1)
+    s = torch.log_softmax(student / temperature, dim=1)
+    kl = nn.functional.kl_div(s, t, reduction="batchmean", log_target=True)
+    return kl * temperature**2
+
+
 def fit(
     task: Task,
     x: np.ndarray,
@@ -279,6 +293,7 @@ def fit(
     lr: float = LEARNING_RATE,
     same_drawing: float = 0.0,
     sheets: np.ndarray | None = None,
+    distill: float = 0.0,
 ) -> nn.Module:
     """Train ``task``'s net on normalised inputs ``x`` (N, 3, H, W) with one label array per head.
 
@@ -288,7 +303,11 @@ def fit(
     ``same_drawing``: with ``sheets`` (each patch's training sheet, -1 for a repeated copy), every step
     also takes the drawn cells of :data:`SAME_DRAWING_SHEETS` whole sheets and adds this weight times
     :func:`same_drawing_loss` of their features (the cell net's third output); drawn from a generator
-    of its own, so 0 leaves the training as it was, bit for bit."""
+    of its own, so 0 leaves the training as it was, bit for bit.
+    ``distill``: with ``init``, the net as started is kept as a teacher and every step adds this weight
+    times :func:`distill_loss` of the student's heads against the teacher's on the same augmented
+    batch (a fine-tune that learns new drawings without drifting from what the net it starts from
+    reads); 0 leaves the training as it was."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     net = task.make()
@@ -296,6 +315,7 @@ def fit(
         state = onnx_state(net, init, x) if init.suffix == ".onnx" else torch.load(init, map_location="cpu")[
             "state_dict"]
         net.load_state_dict(state)
+    teacher = copy.deepcopy(net).eval() if distill > 0 and init is not None else None
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=WEIGHT_DECAY)
     steps = max(1, epochs * int(np.ceil(len(x) / BATCH)))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
@@ -317,9 +337,15 @@ def fit(
             idx = order[i : i + BATCH]
             cell = task.name == "cell"
             drawn = task.name in ("cell", "coin")  # hand-drawn marks; edge strips are not tilted or faded
-            out = net(augment(xt[idx], gen, mt, st, SHUFFLE_SHARE if cell else 0.0, shape=drawn and shape_aug,
-                              fade=drawn and fade_aug))
+            batch = augment(xt[idx], gen, mt, st, SHUFFLE_SHARE if cell else 0.0, shape=drawn and shape_aug,
+                            fade=drawn and fade_aug)
+            out = net(batch)
             loss = sum(lf(o, y[idx]) for lf, o, y in zip(losses, out, yt, strict=False))
+            if teacher is not None:
+                with torch.no_grad():
+                    taught = teacher(batch)
+                heads = zip(out[: len(yt)], taught[: len(yt)], strict=True)
+                loss = loss + distill * sum(distill_loss(o, t) for o, t in heads)
             if whole:
                 loss = loss + same_drawing * _sheets_step(net, whole, xt, yt[0], side, mt, st, shape_aug,
                                                           fade_aug)
@@ -540,6 +566,7 @@ def train_task(
     bias_shift: np.ndarray | None = None,
     same_drawing: float = 0.0,
     sheets: np.ndarray | None = None,
+    distill: float = 0.0,
 ) -> dict[str, Any]:
     """Fit, calibrate, export and measure one net; returns its manifest entry.
 
@@ -560,7 +587,7 @@ def train_task(
     if resume is None:
         net = fit(task, xs[0], train[1], mean=mean, std=std, epochs=epochs, seed=seed, log=log,
                   checkpoint=out / f"{task.name}.pt", shape_aug=shape_aug, fade_aug=fade_aug, init=init,
-                  lr=lr, same_drawing=same_drawing, sheets=sheets)
+                  lr=lr, same_drawing=same_drawing, sheets=sheets, distill=distill)
     else:
         state = torch.load(resume, map_location="cpu")
         net = task.make()
@@ -748,6 +775,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--same-drawing", type=float, default=0.0, metavar="WEIGHT",
                     help="cell net: add this weight times a supervised-contrastive loss within whole "
                          "training sheets on its features (issue 13: two terrains drawn alike kept apart)")
+    ap.add_argument("--distill", type=float, default=0.0, metavar="WEIGHT",
+                    help="with --init: add this weight times the divergence from the starting net's "
+                         "softened odds (the starting net as teacher, on the same augmented batches)")
     args = ap.parse_args(argv)
     only = [t.strip() for t in args.only.split(",") if t.strip()]
     widths = tuple(int(w) for w in args.cell_widths.split(","))
@@ -812,6 +842,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.same_drawing > 0:  # absent when off: the manifests of runs without it stay as they were
         recipe["same_drawing"] = {"weight": args.same_drawing, "sheets_per_step": SAME_DRAWING_SHEETS,
                                   "temperature": SAME_DRAWING_TEMPERATURE}
+    if args.distill > 0:  # absent when off, as same_drawing
+        recipe["distill"] = {"weight": args.distill, "temperature": DISTILL_TEMPERATURE,
+                             "teacher": str(args.init)}
     for i, task in enumerate(tasks.values()):
         if task.name not in only:
             continue
@@ -831,7 +864,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         entries[task.name] = train_task(task, tr, cal, (ev_x, ev_y), out=args.out, epochs=args.epochs,
                                         seed=args.seed + i, log=log, resume=args.resume,
                                         shape_aug=args.shape_aug, fade_aug=args.fade_aug, init=args.init,
-                                        lr=args.lr, bias_shift=fold, same_drawing=same, sheets=sheets)
+                                        lr=args.lr, bias_shift=fold, same_drawing=same, sheets=sheets,
+                                        distill=args.distill)
         if fold is not None:
             entries[task.name]["bias_shift"] = {"coin": [float(v) for v in fold]}
         entries[task.name]["code_version"] = git_commit()

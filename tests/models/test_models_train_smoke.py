@@ -336,3 +336,44 @@ def test_two_runs_filling_one_patch_cache_do_not_replace_each_other_s_half_writt
     assert len(nested) == 1 and target.exists()
     assert sorted(f.name for f in target.parent.iterdir()) == ["9220004.npz"]
     assert dataset.Patches.load(target).terrain.tolist() == [0, 1, 2]
+
+
+def test_distill_loss_is_zero_for_the_teacher_itself_and_grows_with_disagreement() -> None:
+    import torch
+
+    teacher = torch.tensor([[4.0, 1.0, 0.0], [0.0, 3.0, 1.0]])
+    assert float(train.distill_loss(teacher, teacher)) == pytest.approx(0.0, abs=1e-6)
+    near, far = teacher + torch.tensor([[0.0, 0.5, 0.0]]), teacher.flip(1)
+    assert 0.0 < float(train.distill_loss(near, teacher)) < float(train.distill_loss(far, teacher))
+    # the same argmax but other odds among the rest still costs: what a fine-tune would forget
+    assert float(train.distill_loss(torch.tensor([[4.0, 0.0, 1.0], [1.0, 3.0, 0.0]]), teacher)) > 0.0
+
+
+def test_distill_weight_zero_trains_as_before_and_keeps_a_fine_tune_nearer_its_start(tmp_path: Path) -> None:
+    import torch
+
+    rng = np.random.default_rng(4)
+    n = 64
+    x = rng.normal(size=(n, 3, 32, 32)).astype(np.float32)
+    task = train.TASKS["cell"]
+    zero, one = np.zeros(3, np.float32), np.ones(3, np.float32)
+
+    def fit(labels: list[np.ndarray], **kw: Any) -> torch.nn.Module:
+        return train.fit(task, x, labels, mean=zero, std=one, seed=3, log=lambda _: None, lr=1e-2, **kw)
+
+    stars = rng.integers(0, 2, n)
+    teacher = fit([rng.integers(0, 8, n), stars], epochs=30)  # a net that reads these patches its way
+    with torch.no_grad():
+        said = teacher(torch.from_numpy(x))[0].argmax(dim=1).numpy()
+    start = tmp_path / "start.pt"
+    torch.save({"epoch": 30, "state_dict": teacher.state_dict()}, start)
+    contrary = [(said + 1) % 8, stars]  # a fine-tune whose labels contradict every reading of it
+
+    def kept(net: torch.nn.Module) -> float:  # share of the patches still read as the teacher read them
+        with torch.no_grad():
+            return float((net(torch.from_numpy(x))[0].argmax(dim=1).numpy() == said).mean())
+
+    plain, off = fit(contrary, epochs=20, init=start), fit(contrary, epochs=20, init=start, distill=0.0)
+    assert all(torch.equal(a, b) for a, b in zip(plain.state_dict().values(), off.state_dict().values(),
+                                                  strict=True))
+    assert kept(plain) < 0.25 < kept(fit(contrary, epochs=20, init=start, distill=5.0))
