@@ -69,6 +69,8 @@ from scanner.constants import (
     COIN_PAPER_PERCENTILE,
     GROUP_DOUBT_SHARE,
     HERO_MIN_STARS,
+    HERO_RING_BOOST,
+    HERO_RING_STARS,
     HERO_STAR_BOOST,
     HERO_STAR_LEVEL,
     INKED_EMPTY_RATIO,
@@ -1051,6 +1053,8 @@ def hero_evidence(
     boost: float = HERO_STAR_BOOST,
     level: float = HERO_STAR_LEVEL,
     least: int = HERO_MIN_STARS,
+    ring_stars: int = HERO_RING_STARS,
+    ring_boost: float = HERO_RING_BOOST,
 ) -> np.ndarray:
     """Raise the hero reading of cells that some hero's whole attack pattern of stars surrounds.
 
@@ -1067,6 +1071,8 @@ def hero_evidence(
     drawable : (N, N) bool
         Cells a hero can be drawn in.
     boost : factor on the hero probability of such cells (rows renormalised).
+    ring_stars, ring_boost : a further factor on cells whose whole pattern has at least that many stars
+        (a ring of four seldom falls round a cell by chance).
     level : star probability from which a pattern cell counts as starred.
     least : fewest starred cells a pattern must show.
 
@@ -1078,13 +1084,14 @@ def hero_evidence(
     if starred.sum() < least:  # no pattern can be whole with `least` stars: nothing to raise
         return probs.astype(float, copy=True)
     counts = _on_map_counts(star_p.shape[0])
-    ringed = np.zeros(star_p.shape, bool)
+    ring = np.zeros(star_p.shape)  # the most stars of a whole pattern around each cell (0: none)
     for k, around in enumerate(_around_patterns(starred, 1.0)):
-        whole = around.min(axis=0) > 0  # every on-map cell of it starred
-        ringed |= whole & (counts[k] >= least)
+        whole = (around.min(axis=0) > 0) & (counts[k] >= least)  # every on-map cell of it starred
+        ring = np.maximum(ring, np.where(whole, counts[k], 0))
     out = probs.astype(float, copy=True)
-    rows = np.flatnonzero((ringed & drawable).ravel())
-    out[rows, TERRAIN_CLASSES.index("hero")] *= boost
+    rows = np.flatnonzero(((ring > 0) & drawable).ravel())
+    factor = np.where(ring.ravel()[rows] >= ring_stars, boost * ring_boost, boost)
+    out[rows, TERRAIN_CLASSES.index("hero")] *= factor
     out[rows] /= out[rows].sum(axis=1, keepdims=True)
     return out
 

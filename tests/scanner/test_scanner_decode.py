@@ -13,6 +13,8 @@ from scanner.constants import (
     CELL_INK_SHARE,
     CONFIDENCE_THRESHOLD,
     GROUP_DOUBT_SHARE,
+    HERO_RING_BOOST,
+    HERO_STAR_BOOST,
     INKED_EMPTY_RATIO,
     PATCH,
     TERRAIN_CLASSES,
@@ -265,6 +267,29 @@ def test_a_cell_ringed_by_stars_is_read_as_a_hero() -> None:
     assert np.allclose(hero_evidence(probs, _star_map([(5, 6)]), drawable), probs)
     drawable[5, 5] = False
     assert np.allclose(hero_evidence(probs, star_p, drawable), probs)
+
+
+def test_a_ring_of_four_stars_weighs_more_than_a_ring_of_two() -> None:
+    # a hero the net has never seen (an orange fill it takes for a village): hero odds 0.001
+    probs = np.full((121, 8), 0.001)
+    probs[:, TERRAIN_CLASSES.index("village")] = 1 - 0.007
+    drawable = np.ones((11, 11), bool)
+    four = hero_evidence(probs, _star_map([(5 + dr, 5 + dc) for dr, dc in PLUS]), drawable)
+    two = hero_evidence(probs, _star_map([(1, 0), (0, 1)]), drawable)  # the corner cell's on-map hits
+
+    def odds(p: np.ndarray) -> float:  # hero against village, which the factor multiplies
+        return float(p[HERO] / p[TERRAIN_CLASSES.index("village")])
+
+    base = odds(probs[0])
+    assert odds(two[0]) == pytest.approx(base * HERO_STAR_BOOST)
+    assert odds(four[5 * 11 + 5]) == pytest.approx(base * HERO_STAR_BOOST * HERO_RING_BOOST)
+    assert four[5 * 11 + 5].argmax() == HERO and two[0].argmax() != HERO
+    # the further factor from ring_stars stars on: two take it at 2, not at 3
+    corner = _star_map([(1, 0), (0, 1)])
+    at_three = hero_evidence(probs, corner, drawable, ring_stars=3)[0]
+    assert odds(at_three) == pytest.approx(base * HERO_STAR_BOOST)
+    at_two = hero_evidence(probs, corner, drawable, ring_stars=2)[0]
+    assert odds(at_two) == pytest.approx(base * HERO_STAR_BOOST * HERO_RING_BOOST)
 
 
 @pytest.mark.parametrize("decode", [True, False])
