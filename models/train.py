@@ -61,10 +61,10 @@ FADE_LEAST = 0.35
 #: Measured, not in the recipe: +2.6 points on a held-out family in short LOFO runs, but 1-1.5 points
 #: lost on unseen designs in a full fine-tune of the committed net (README, 2026-11-25).
 SAME_DRAWING_SHEETS = 4
+SAME_DRAWING_TEMPERATURE = 0.1
 #: Softening temperature of the distillation loss (``--distill``): the teacher's odds among the terrains
 #: it did not pick are what a fine-tune would otherwise forget.
 DISTILL_TEMPERATURE = 2.0
-SAME_DRAWING_TEMPERATURE = 0.1
 
 
 @dataclass(frozen=True)

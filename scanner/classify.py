@@ -337,8 +337,9 @@ def classify_sheet(
         marks), correct cells by their outlined pieces (and doubt a printed ruin read as empty inside
         a drawn piece), read a cell ringed
         by a hero's attack pattern of stars as a hero and the stars as whole patterns around heroes,
-        doubt a cell read empty that holds coloured ink, and let the cells drawn like doubtful cells
-        share their doubt (``DECODE_DEFAULT``).
+        doubt a cell read empty that holds coloured ink, let the cells drawn like doubtful cells
+        share their doubt, and best-guess a doubted empty cell the sheet shows drawn as its likeliest
+        terrain (``DECODE_DEFAULT``).
     every_edge : read every edge strip; else, with ``decode``, only those whose outline can change a
         cell's reading (:func:`scanner.pieces.edges_to_read`; the others are :data:`UNREAD_EDGE`).
     """
