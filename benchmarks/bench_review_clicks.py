@@ -143,5 +143,6 @@ def main() -> None:
         print(f"photos the offer helped: {sum(1 for x, y in zip(b, a, strict=True) if y < x)}, "
               f"made worse: {sum(1 for x, y in zip(b, a, strict=True) if y > x)}")
 
+
 if __name__ == "__main__":
     main()

@@ -367,7 +367,7 @@ def classify_sheet(
         ruins = cells_mask(printed.ruins, SIZE).reshape(SIZE, SIZE)
         probs, drawn_on = drawn_over_ruins(probs, ruins, drawable.reshape(SIZE, SIZE), outlines["horizontal"],
                                            outlines["vertical"])
-        inked |= drawn_on.ravel()
+        inked |= drawn_on
     if decode:
         probs = hero_evidence(probs, star_p.reshape(SIZE, SIZE), drawable.reshape(SIZE, SIZE))
         probs, coloured = doubt_coloured_empties(probs, patches, gain, drawable, printed)
