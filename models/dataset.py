@@ -239,7 +239,11 @@ def sheet_inputs(
     }
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(path, **out)
+        # written whole under a name of this process's own, then moved: two runs reading one cache
+        # (a fit beside a fit) must never open the other's half-written file
+        tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
+        np.savez_compressed(tmp, **out)
+        tmp.replace(path)
     return out
 
 
