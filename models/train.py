@@ -65,6 +65,11 @@ SAME_DRAWING_TEMPERATURE = 0.1
 #: Softening temperature of the distillation loss (``--distill``): the teacher's odds among the terrains
 #: it did not pick are what a fine-tune would otherwise forget.
 DISTILL_TEMPERATURE = 2.0
+#: ``--free-hue``: the drawing families whose cells are icons a player may draw in a colour of their own.
+#: A share of their training patches (printed ruins left out: the print keeps its colour) gets its hue
+#: turned anywhere on the colour wheel, so that such a cell is read by its shape (issue 13: orange houses
+#: read as farms, crimson monsters as villages, with confidence).
+FREE_HUE_FAMILIES = ("glyph", "doodle")
 
 
 @dataclass(frozen=True)
@@ -139,16 +144,20 @@ def _hue_matrices(angles: torch.Tensor) -> torch.Tensor:
 
 def augment(
     x: torch.Tensor, gen: torch.Generator, mean: torch.Tensor, std: torch.Tensor, shuffle: float = 0.0,
-    shape: bool = False, fade: bool = False,
+    shape: bool = False, fade: bool = False, free: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """Jitter that the renderer's parameter bins leave out: exposure, contrast, a small hue shift and
     saturation change (the eval split's pencil colours lie between the training ones), mirror images,
     and a shift of up to 2 px (the locator's error); with ``shape``, also tilt, scale, stroke weight,
-    blur and colour removed (:func:`_shape_jitter`); with ``fade``, faint ink (:func:`_fade`)."""
+    blur and colour removed (:func:`_shape_jitter`); with ``fade``, faint ink (:func:`_fade`); the
+    patches ``free`` marks get any hue at all (``--free-hue``)."""
     n = x.shape[0]
 
     v = x * std + mean  # back to [0, 1] BGR
-    hue = _hue_matrices(_signed(gen, n) * np.deg2rad(HUE_JITTER))
+    angles = _signed(gen, n) * np.deg2rad(HUE_JITTER)
+    if free is not None:
+        angles = torch.where(free, _signed(gen, n) * np.pi, angles)
+    hue = _hue_matrices(angles)
     v = torch.einsum("nij,njhw->nihw", hue, v)
     grey = v.mean(dim=1, keepdim=True)
     v = grey + (v - grey) * (1.0 + SATURATION_JITTER * _signed(gen, n, 1, 1, 1))
@@ -294,6 +303,8 @@ def fit(
     same_drawing: float = 0.0,
     sheets: np.ndarray | None = None,
     distill: float = 0.0,
+    free_hue: float = 0.0,
+    hue_free: np.ndarray | None = None,
 ) -> nn.Module:
     """Train ``task``'s net on normalised inputs ``x`` (N, 3, H, W) with one label array per head.
 
@@ -307,7 +318,9 @@ def fit(
     ``distill``: with ``init``, the net as started is kept as a teacher and every step adds this weight
     times :func:`distill_loss` of the student's heads against the teacher's on the same augmented
     batch (a fine-tune that learns new drawings without drifting from what the net it starts from
-    reads); 0 leaves the training as it was."""
+    reads); 0 leaves the training as it was.
+    ``free_hue``: with ``hue_free`` (bool per patch: may take any colour), that share of those patches
+    is drawn in any hue (:data:`FREE_HUE_FAMILIES`); 0 leaves the training as it was."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     net = task.make()
@@ -328,6 +341,7 @@ def fit(
     losses = [nn.CrossEntropyLoss(weight=w, label_smoothing=LABEL_SMOOTHING) for w in weights]
     whole = drawn_by_sheet(sheets, labels[0]) if same_drawing > 0 and sheets is not None else []
     side = torch.Generator().manual_seed(seed + 1)
+    may_turn = torch.from_numpy(hue_free) if free_hue > 0 and hue_free is not None else None
     for epoch in range(epochs):
         net.train()
         order = torch.randperm(len(x), generator=gen)
@@ -337,8 +351,10 @@ def fit(
             idx = order[i : i + BATCH]
             cell = task.name == "cell"
             drawn = task.name in ("cell", "coin")  # hand-drawn marks; edge strips are not tilted or faded
+            free = None if may_turn is None else may_turn[idx] & (torch.rand(len(idx), generator=gen)
+                                                                   < free_hue)
             batch = augment(xt[idx], gen, mt, st, SHUFFLE_SHARE if cell else 0.0, shape=drawn and shape_aug,
-                            fade=drawn and fade_aug)
+                            fade=drawn and fade_aug, free=free)
             out = net(batch)
             loss = sum(lf(o, y[idx]) for lf, o, y in zip(losses, out, yt, strict=False))
             if teacher is not None:
@@ -567,6 +583,8 @@ def train_task(
     same_drawing: float = 0.0,
     sheets: np.ndarray | None = None,
     distill: float = 0.0,
+    free_hue: float = 0.0,
+    hue_free: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """Fit, calibrate, export and measure one net; returns its manifest entry.
 
@@ -587,7 +605,8 @@ def train_task(
     if resume is None:
         net = fit(task, xs[0], train[1], mean=mean, std=std, epochs=epochs, seed=seed, log=log,
                   checkpoint=out / f"{task.name}.pt", shape_aug=shape_aug, fade_aug=fade_aug, init=init,
-                  lr=lr, same_drawing=same_drawing, sheets=sheets, distill=distill)
+                  lr=lr, same_drawing=same_drawing, sheets=sheets, distill=distill, free_hue=free_hue,
+                  hue_free=hue_free)
     else:
         state = torch.load(resume, map_location="cpu")
         net = task.make()
@@ -700,6 +719,15 @@ def training_sheets(p: ds.Patches, index: np.ndarray) -> np.ndarray:
     return out
 
 
+def free_hue_patches(p: ds.Patches, index: np.ndarray, sheet_families: Sequence[str]) -> np.ndarray:
+    """Whether each training cell patch (``index`` from :func:`train_index`) may be drawn in any hue: its
+    sheet's family (``sheet_families[i]``, sample i's) is one of :data:`FREE_HUE_FAMILIES` and no ruins
+    are printed under it."""
+    family = np.asarray(sheet_families)[p.cell_sheet[index]]
+    out: np.ndarray = np.isin(family, FREE_HUE_FAMILIES) & (p.ruins[index] == 0)
+    return out
+
+
 def repeat_shift(terrain: np.ndarray, star: np.ndarray, repeat: int) -> np.ndarray:
     """Log-prior offsets undoing ``--rare-repeat`` (label-shift correction), per terrain class.
 
@@ -778,6 +806,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--distill", type=float, default=0.0, metavar="WEIGHT",
                     help="with --init: add this weight times the divergence from the starting net's "
                          "softened odds (the starting net as teacher, on the same augmented batches)")
+    ap.add_argument("--free-hue", type=float, default=0.0, metavar="SHARE",
+                    help="cell net: this share of the patches of icon families (FREE_HUE_FAMILIES) drawn "
+                         "in any hue (a player's own colours)")
     args = ap.parse_args(argv)
     only = [t.strip() for t in args.only.split(",") if t.strip()]
     widths = tuple(int(w) for w in args.cell_widths.split(","))
@@ -812,11 +843,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return ds.join(parts, list(counts.values()))
 
         train = per_family("train", families)
+        sheet_families = [f for f, n in families.items() for _ in range(n)]
         if args.default_sheets:
             mixed = ds.build(ds.seeds("train", args.default_sheets, args.seed), split="train",
                              cache=args.cache, workers=args.workers, key=key, log=log)
             train = ds.join([train, mixed], [n_train, args.default_sheets])
             n_train += args.default_sheets
+            sheet_families += ["default"] * args.default_sheets
         evaluation = per_family("eval", {f: args.eval_sheets for f in families}, start=5000)
         n_eval = args.eval_sheets * len(families)
         if args.calibrate_on == "eval":
@@ -825,6 +858,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         log(f"rendering {n_train} training and {n_eval} eval sheets (cache {args.cache / key})")
         train = ds.build(ds.seeds("train", n_train, args.seed), split="train", cache=args.cache,
                          workers=args.workers, key=key, log=log)
+        sheet_families = ["default"] * n_train
         evaluation = ds.build(ds.seeds("eval", n_eval, args.seed), split="eval", cache=args.cache,
                               workers=args.workers, key=key, log=log)
     data_seconds = time.perf_counter() - t_start
@@ -842,6 +876,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.same_drawing > 0:  # absent when off: the manifests of runs without it stay as they were
         recipe["same_drawing"] = {"weight": args.same_drawing, "sheets_per_step": SAME_DRAWING_SHEETS,
                                   "temperature": SAME_DRAWING_TEMPERATURE}
+    if args.free_hue > 0:  # absent when off, as same_drawing
+        recipe["free_hue"] = {"share": args.free_hue, "families": list(FREE_HUE_FAMILIES)}
     if args.distill > 0:  # absent when off, as same_drawing
         recipe["distill"] = {"weight": args.distill, "temperature": DISTILL_TEMPERATURE,
                              "teacher": str(args.init)}
@@ -859,13 +895,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         coin_repeat = task.name == "coin" and args.rare_repeat > 1
         fold = coin_repeat_shift(tr[1][0], args.rare_repeat) if coin_repeat else None
         same = args.same_drawing if task.name == "cell" else 0.0
-        sheets = training_sheets(train, train_index(train, "cell", held, cap=cap, seed=args.seed,
-                                                    rare_repeat=args.rare_repeat)) if same > 0 else None
+        index = train_index(train, "cell", held, cap=cap, seed=args.seed, rare_repeat=args.rare_repeat)
+        sheets = training_sheets(train, index) if same > 0 else None
+        free = args.free_hue if task.name == "cell" else 0.0
+        hue_free = free_hue_patches(train, index, sheet_families) if free > 0 else None
         entries[task.name] = train_task(task, tr, cal, (ev_x, ev_y), out=args.out, epochs=args.epochs,
                                         seed=args.seed + i, log=log, resume=args.resume,
                                         shape_aug=args.shape_aug, fade_aug=args.fade_aug, init=args.init,
                                         lr=args.lr, bias_shift=fold, same_drawing=same, sheets=sheets,
-                                        distill=args.distill)
+                                        distill=args.distill, free_hue=free, hue_free=hue_free)
         if fold is not None:
             entries[task.name]["bias_shift"] = {"coin": [float(v) for v in fold]}
         entries[task.name]["code_version"] = git_commit()

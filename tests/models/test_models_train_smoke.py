@@ -338,6 +338,28 @@ def test_two_runs_filling_one_patch_cache_do_not_replace_each_other_s_half_writt
     assert dataset.Patches.load(target).terrain.tolist() == [0, 1, 2]
 
 
+def test_a_rendered_photo_is_cached_whole_or_not_at_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fit beside a fit reads the same sheets: the cache file appears only once written whole."""
+    from models import dataset
+
+    save: Any = np.savez_compressed
+    written: list[Path] = []
+
+    def watch(file: Path, **arrays: np.ndarray) -> None:
+        written.append(Path(file))
+        save(file, **arrays)
+
+    monkeypatch.setattr(np, "savez_compressed", watch)
+    first = dataset.sheet_inputs(9220004, "color", "eval", "scan", cache=tmp_path, key="k")
+    target = tmp_path / "k" / "eval-color-scan" / "9220004.npz"
+    assert len(written) == 1 and written[0] != target and written[0].parent == target.parent
+    assert sorted(f.name for f in target.parent.iterdir()) == ["9220004.npz"]
+    again = dataset.sheet_inputs(9220004, "color", "eval", "scan", cache=tmp_path, key="k")
+    assert len(written) == 1 and np.array_equal(again["cells"], first["cells"])
+
+
 def test_distill_loss_is_zero_for_the_teacher_itself_and_grows_with_disagreement() -> None:
     import torch
 
@@ -377,3 +399,60 @@ def test_distill_weight_zero_trains_as_before_and_keeps_a_fine_tune_nearer_its_s
     assert all(torch.equal(a, b) for a, b in zip(plain.state_dict().values(), off.state_dict().values(),
                                                   strict=True))
     assert kept(plain) < 0.25 < kept(fit(contrary, epochs=20, init=start, distill=5.0))
+
+
+def _hue_deg(bgr: torch.Tensor) -> torch.Tensor:
+    """Hue angle (degrees) of BGR rows about the grey axis."""
+    b, g, r = bgr.unbind(-1)
+    return torch.rad2deg(torch.atan2(np.sqrt(3.0) * (g - b), 2 * r - g - b))
+
+
+def test_free_hue_turns_only_the_marked_patches_anywhere_on_the_colour_wheel() -> None:
+    n = 400
+    x = torch.full((n, 3, 4, 4), 0.9)
+    x[:, :, 1:3, 1:3] = torch.tensor([0.2, 0.45, 0.9])[None, :, None, None]  # an orange stroke (BGR)
+    mean, std = torch.zeros(1, 3, 1, 1), torch.ones(1, 3, 1, 1)
+    free = torch.arange(n) % 2 == 0
+    out = train.augment(x, torch.Generator().manual_seed(3), mean, std, free=free)
+    # the mirror and the 2 px shift move the stroke; its hue is read where it is darkest
+    ink = out.permute(0, 2, 3, 1).reshape(n, -1, 3)
+    stroke = ink[torch.arange(n), ink.sum(-1).argmin(1)]
+    turn = (_hue_deg(stroke) - float(_hue_deg(torch.tensor([0.2, 0.45, 0.9])))) % 360
+    turn = torch.minimum(turn, 360 - turn)
+    assert float(turn[~free].max()) <= train.HUE_JITTER + 2  # the usual small jitter only
+    assert float(turn[free].max()) > 150 and float((turn[free] > 45).float().mean()) > 0.6
+    paper = out[:, :, 0, 0]
+    assert torch.allclose(paper, paper.mean(dim=1, keepdim=True), atol=1e-4)  # grey stays grey
+
+
+def test_free_hue_patches_are_icon_families_cells_off_the_printed_ruins() -> None:
+    from models.dataset import Patches
+
+    n = 6
+    z = np.zeros(0, np.int64)
+    p = Patches(cells=np.zeros((n, 1, 1, 3), np.uint8), terrain=np.ones(n, np.int64),
+                star=np.zeros(n, np.int64), ruins=np.array([0, 0, 1, 0, 0, 0]), cell_pos=np.arange(n),
+                cell_sheet=np.array([0, 0, 0, 1, 1, 2], np.int32), coins=np.zeros((0, 1, 1, 3), np.uint8),
+                coin=z, coin_sheet=z.astype(np.int32), edges=np.zeros((0, 1, 1, 3), np.uint8), edge=z,
+                edge_sheet=z.astype(np.int32))
+    index = np.array([0, 1, 2, 3, 4, 5, 5])
+    free = train.free_hue_patches(p, index, ["glyph", "color", "doodle"])
+    assert free.tolist() == [True, True, False, False, False, True, True]
+
+
+def test_free_hue_zero_trains_as_before_and_a_share_changes_the_net() -> None:
+    rng = np.random.default_rng(5)
+    n = 48
+    x = rng.normal(size=(n, 3, 32, 32)).astype(np.float32)
+    labels = [rng.integers(1, 5, n), rng.integers(0, 2, n)]
+    stats = {"mean": np.zeros(3, np.float32), "std": np.ones(3, np.float32)}
+    icons = np.ones(n, bool)
+
+    def weights(**kw: Any) -> list[torch.Tensor]:
+        net = train.fit(train.TASKS["cell"], x, labels, **stats, epochs=1, seed=3, log=lambda _: None, **kw)
+        return [v.clone() for v in net.state_dict().values()]
+
+    before = weights()
+    assert all(torch.equal(a, b) for a, b in zip(before, weights(free_hue=0.0, hue_free=icons), strict=True))
+    turned = weights(free_hue=1.0, hue_free=icons)
+    assert not all(torch.equal(a, b) for a, b in zip(before, turned, strict=True))
