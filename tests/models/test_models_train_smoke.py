@@ -445,11 +445,12 @@ def test_free_hue_zero_trains_as_before_and_a_share_changes_the_net() -> None:
     n = 48
     x = rng.normal(size=(n, 3, 32, 32)).astype(np.float32)
     labels = [rng.integers(1, 5, n), rng.integers(0, 2, n)]
-    stats = {"mean": np.zeros(3, np.float32), "std": np.ones(3, np.float32)}
+    zero, one = np.zeros(3, np.float32), np.ones(3, np.float32)
     icons = np.ones(n, bool)
 
     def weights(**kw: Any) -> list[torch.Tensor]:
-        net = train.fit(train.TASKS["cell"], x, labels, **stats, epochs=1, seed=3, log=lambda _: None, **kw)
+        net = train.fit(train.TASKS["cell"], x, labels, mean=zero, std=one, epochs=1, seed=3,
+                        log=lambda _: None, **kw)
         return [v.clone() for v in net.state_dict().values()]
 
     before = weights()
