@@ -338,15 +338,23 @@ right / confident-wrong at 10, 20, 35, 50, 75, 100: 159 / 15 / 96.93 / 0.33 %, 1
 0.31 %, 175 / 21 / 96.95 / 0.29 %, 179 / 23 / 96.96 / 0.29 %, 188 / 29 / 96.97 / 0.29 %, 190 / 30 /
 96.98 / 0.28 % of 248 heroes; 50 takes most of the heroes for few false ones."""
 
-HERO_RING_STARS = 4
-HERO_RING_BOOST = 100.0
-"""A further factor on the hero probability of a cell whose whole ring has ``HERO_RING_STARS`` stars or
-more: two stars ring many cells by chance, four seldom, so such a ring outweighs a net that has never
-seen the player's hero (colour fills' orange heroes read as villages or farms kept their stars off the
-sheet). Fitted 2026-12-06 on the 420 eval-split fit photos above (seventh-sitting net, today's decoder):
-hero cells right / other cells read as hero / cells right / confident-wrong without it 179 / 24 / 97.154
-/ 0.099 %, at 10: 190 / 24 / 97.178 / 0.097 %, 30: 191 / 24, 100: 195 / 24 / 97.188 / 0.097 %, 1000:
-195 / 26; a further factor of 3 or 10 per star past two instead: 196 / 34 and 213 / 49."""
+HERO_RING_BOOSTS: tuple[tuple[int, float], ...] = ((3, 10.0), (4, 100.0))
+"""Further factors on the hero probability of a cell whose whole ring has at least so many stars (the
+largest reached counts): two stars ring many cells by chance, three or four seldom, so such a ring
+outweighs a net that has never seen the player's hero (colour fills' orange heroes read as villages or
+farms kept their stars off the sheet). A ring's stars are one hero's: a cell whose ring holds only stars
+that a larger ring, or a likelier hero's, already explains keeps ``HERO_STAR_BOOST`` alone
+(:func:`scanner.decode.hero_evidence`; a line of three stars rings four cells).
+Four stars at 100 fitted 2026-12-06 on the 420 eval-split fit photos above (seventh-sitting net, that
+day's decoder): hero cells right / other cells read as hero / cells right / confident-wrong without it
+179 / 24 / 97.154 / 0.099 %, at 10: 190 / 24 / 97.178 / 0.097 %, 30: 191 / 24, 100: 195 / 24 / 97.188 /
+0.097 %, 1000: 195 / 26; a further factor of 3 or 10 per star past two instead: 196 / 34 and 213 / 49.
+Three stars at 10, each ring's stars explained once (2026-12-06, later, same photos): 212 / 32 / 97.207
+/ 0.099 %, true stars found 532 -> 573 of 760, false stars 21 -> 28, sheets with every star right 356 ->
+361 of 420; three at 3: 202 / 26 / 97.199 / 0.097 %, at 30: 218 / 34 / 97.216 / 0.102 %; at 10 with
+every ring raised (nothing explained): 213 / 49; with an explained ring raised not at all: 210 / 29,
+but true heroes whose stars a neighbour's ring took stayed confidently misread (colour fills, 3 cells
+on the reported photos)."""
 
 HERO_STAR_LEVEL = 0.5
 """Star probability from which a cell counts as starred when looking for a hero's whole pattern."""

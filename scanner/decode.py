@@ -69,8 +69,7 @@ from scanner.constants import (
     COIN_PAPER_PERCENTILE,
     GROUP_DOUBT_SHARE,
     HERO_MIN_STARS,
-    HERO_RING_BOOST,
-    HERO_RING_STARS,
+    HERO_RING_BOOSTS,
     HERO_STAR_BOOST,
     HERO_STAR_LEVEL,
     INKED_EMPTY_RATIO,
@@ -1053,14 +1052,16 @@ def hero_evidence(
     boost: float = HERO_STAR_BOOST,
     level: float = HERO_STAR_LEVEL,
     least: int = HERO_MIN_STARS,
-    ring_stars: int = HERO_RING_STARS,
-    ring_boost: float = HERO_RING_BOOST,
+    rings: tuple[tuple[int, float], ...] = HERO_RING_BOOSTS,
 ) -> np.ndarray:
     """Raise the hero reading of cells that some hero's whole attack pattern of stars surrounds.
 
     A hero is drawn in one space and hit stars are marked on every space its card attacks (Heroes
     rulebook), so a cell around which all the on-map cells of some attack pattern carry stars (at least
-    ``least`` of them) most likely holds a hero, whatever its icon looks like to the net.
+    ``least`` of them) most likely holds a hero, whatever its icon looks like to the net. The stars are
+    one hero's: cells are taken by their largest whole ring, then by the net's hero probability, and a
+    cell whose ring holds no star that a cell taken before did not already ring (a hero's neighbour,
+    ringed by part of the hero's stars; the far end of a hero's line of stars) gets ``boost`` alone.
 
     Parameters
     ----------
@@ -1071,8 +1072,9 @@ def hero_evidence(
     drawable : (N, N) bool
         Cells a hero can be drawn in.
     boost : factor on the hero probability of such cells (rows renormalised).
-    ring_stars, ring_boost : a further factor on cells whose whole pattern has at least that many stars
-        (a ring of four seldom falls round a cell by chance).
+    rings : ``(stars, factor)`` pairs: a further factor on cells whose whole ring has at least that many
+        stars (the largest reached; a ring of three or four seldom falls round a cell by chance), unless
+        the ring's stars are already explained.
     level : star probability from which a pattern cell counts as starred.
     least : fewest starred cells a pattern must show.
 
@@ -1080,19 +1082,33 @@ def hero_evidence(
     -------
     (N*N, C) float
     """
+    out = probs.astype(float, copy=True)
     starred = (star_p >= level).astype(float)
     if starred.sum() < least:  # no pattern can be whole with `least` stars: nothing to raise
-        return probs.astype(float, copy=True)
-    counts = _on_map_counts(star_p.shape[0])
-    ring = np.zeros(star_p.shape)  # the most stars of a whole pattern around each cell (0: none)
+        return out
+    size = star_p.shape[0]
+    counts = _on_map_counts(size)
+    ring = np.zeros(star_p.shape, int)  # the most stars of a whole pattern around each cell (0: none)
+    which = np.zeros(star_p.shape, int)  # that pattern
     for k, around in enumerate(_around_patterns(starred, 1.0)):
-        whole = (around.min(axis=0) > 0) & (counts[k] >= least)  # every on-map cell of it starred
-        ring = np.maximum(ring, np.where(whole, counts[k], 0))
-    out = probs.astype(float, copy=True)
-    rows = np.flatnonzero(((ring > 0) & drawable).ravel())
-    factor = np.where(ring.ravel()[rows] >= ring_stars, boost * ring_boost, boost)
-    out[rows, TERRAIN_CLASSES.index("hero")] *= factor
-    out[rows] /= out[rows].sum(axis=1, keepdims=True)
+        # every on-map cell starred, and more of them than the cell's rings found so far
+        whole = (around.min(axis=0) > 0) & (counts[k] >= least) & (counts[k] > ring)
+        ring[whole], which[whole] = counts[k][whole], k
+    ringed = np.argwhere((ring > 0) & drawable)
+    hero = TERRAIN_CLASSES.index("hero")
+    order = sorted(ringed.tolist(), key=lambda rc: (-ring[rc[0], rc[1]], -probs[rc[0] * size + rc[1], hero]))
+    explained: set[tuple[int, int]] = set()
+    patterns = attack_patterns()
+    for r, c in order:
+        stars = {(r + dr, c + dc) for dr, dc in patterns[which[r, c]]
+                 if 0 <= r + dr < size and 0 <= c + dc < size}
+        if stars <= explained:
+            factor = boost
+        else:
+            explained |= stars
+            factor = boost * max((f for n, f in rings if ring[r, c] >= n), default=1.0)
+        out[r * size + c, hero] *= factor
+        out[r * size + c] /= out[r * size + c].sum()
     return out
 
 

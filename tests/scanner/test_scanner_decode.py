@@ -13,7 +13,7 @@ from scanner.constants import (
     CELL_INK_SHARE,
     CONFIDENCE_THRESHOLD,
     GROUP_DOUBT_SHARE,
-    HERO_RING_BOOST,
+    HERO_RING_BOOSTS,
     HERO_STAR_BOOST,
     INKED_EMPTY_RATIO,
     PATCH,
@@ -269,27 +269,52 @@ def test_a_cell_ringed_by_stars_is_read_as_a_hero() -> None:
     assert np.allclose(hero_evidence(probs, star_p, drawable), probs)
 
 
-def test_a_ring_of_four_stars_weighs_more_than_a_ring_of_two() -> None:
+def test_a_ring_of_four_stars_weighs_more_than_three_and_three_more_than_two() -> None:
     # a hero the net has never seen (an orange fill it takes for a village): hero odds 0.001
     probs = np.full((121, 8), 0.001)
     probs[:, TERRAIN_CLASSES.index("village")] = 1 - 0.007
     drawable = np.ones((11, 11), bool)
     four = hero_evidence(probs, _star_map([(5 + dr, 5 + dc) for dr, dc in PLUS]), drawable)
     two = hero_evidence(probs, _star_map([(1, 0), (0, 1)]), drawable)  # the corner cell's on-map hits
+    # Freyla's line of three to the right of (5, 1), where the net sees a little more of a hero than
+    # in the other cells the line rings (see the next test)
+    hinted = probs.copy()
+    hinted[5 * 11 + 1, HERO] *= 2
+    three = hero_evidence(hinted, _star_map([(5, 2), (5, 3), (5, 4)]), drawable)
 
     def odds(p: np.ndarray) -> float:  # hero against village, which the factor multiplies
         return float(p[HERO] / p[TERRAIN_CLASSES.index("village")])
 
     base = odds(probs[0])
+    rings = dict(HERO_RING_BOOSTS)
     assert odds(two[0]) == pytest.approx(base * HERO_STAR_BOOST)
-    assert odds(four[5 * 11 + 5]) == pytest.approx(base * HERO_STAR_BOOST * HERO_RING_BOOST)
+    assert odds(three[5 * 11 + 1]) == pytest.approx(2 * base * HERO_STAR_BOOST * rings[3])
+    assert odds(four[5 * 11 + 5]) == pytest.approx(base * HERO_STAR_BOOST * rings[4])
     assert four[5 * 11 + 5].argmax() == HERO and two[0].argmax() != HERO
-    # the further factor from ring_stars stars on: two take it at 2, not at 3
-    corner = _star_map([(1, 0), (0, 1)])
-    at_three = hero_evidence(probs, corner, drawable, ring_stars=3)[0]
-    assert odds(at_three) == pytest.approx(base * HERO_STAR_BOOST)
-    at_two = hero_evidence(probs, corner, drawable, ring_stars=2)[0]
-    assert odds(at_two) == pytest.approx(base * HERO_STAR_BOOST * HERO_RING_BOOST)
+    # without the further factors every whole ring weighs the same
+    plain = hero_evidence(probs, _star_map([(5 + dr, 5 + dc) for dr, dc in PLUS]), drawable, rings=())
+    assert odds(plain[5 * 11 + 5]) == pytest.approx(base * HERO_STAR_BOOST)
+
+
+def test_stars_another_cell_explains_weigh_no_more_for_a_second_hero() -> None:
+    probs = np.full((121, 8), 0.001)
+    probs[:, TERRAIN_CLASSES.index("village")] = 1 - 0.007
+    probs[5 * 11 + 1, HERO] = 0.01  # the net's faint hint of the hero at one end of the line
+    probs[5 * 11 + 1] /= probs[5 * 11 + 1].sum()
+    drawable = np.ones((11, 11), bool)
+    line = _star_map([(5, 2), (5, 3), (5, 4)])  # rings (5, 1) and (5, 5) at its ends, (3, 3) and (7, 3)
+    out = hero_evidence(probs, line, drawable)
+
+    def gain(i: int) -> float:  # the factor on a cell's hero odds against village
+        v = TERRAIN_CLASSES.index("village")
+        return float(out[i, HERO] / out[i, v] / (probs[i, HERO] / probs[i, v]))
+
+    ringed = [5 * 11 + 1, 5 * 11 + 5, 3 * 11 + 3, 7 * 11 + 3]
+    assert np.flatnonzero(~np.isclose(out, probs).all(axis=1)).tolist() == sorted(ringed)
+    # one hero for one line of stars: the likeliest takes the ring's weight, the others the plain factor
+    assert gain(5 * 11 + 1) == pytest.approx(HERO_STAR_BOOST * dict(HERO_RING_BOOSTS)[3])
+    assert [gain(i) for i in ringed[1:]] == pytest.approx([HERO_STAR_BOOST] * 3)
+    assert out[5 * 11 + 1].argmax() == HERO and all(out[i].argmax() != HERO for i in ringed[1:])
 
 
 @pytest.mark.parametrize("decode", [True, False])
