@@ -63,7 +63,14 @@ from scanner.decode import (
     unseen_marks,
 )
 from scanner.nets import Models, default_models, paper_gain, softmax, white_balance
-from scanner.pieces import drawn_over_ruins, edges_near_pieces, edges_to_read, find_pieces, piece_evidence
+from scanner.pieces import (
+    drawn_over_ruins,
+    edges_near_pieces,
+    edges_to_read,
+    find_pieces,
+    piece_evidence,
+    unoffered_alternatives,
+)
 
 __all__ = [
     "ADAPT_DEFAULT",
@@ -354,6 +361,7 @@ def classify_sheet(
         t_adapt = m.cell.temperature.get("adapt", ADAPT_TEMPERATURE)
         probs = adapt_to_sheet(probs, features, drawable, groups=groups, temperature=t_adapt)
     outlines = {}
+    found = None  # the outlined pieces, when decoding reads them
     inked = np.zeros(len(probs), bool)  # cells read empty that the sheet shows drawn
     if edge_strips is not None and decode and not every_edge and set(_EDGE_KEYS) <= edge_strips.keys():
         empty = probs.argmax(axis=1) == TERRAIN_CLASSES.index("empty")
@@ -388,6 +396,10 @@ def classify_sheet(
         conf = probs.max(axis=1)
         unsure_cells |= conf < threshold
     rows, doubtful = label_cells(best, unsure_cells, printed, conf)
+    if found is not None:
+        # a doubtful cell of a card-shaped piece offers no terrain no card draws in that shape; its
+        # '?' (and shown confidence) stays as decided above, so no doubt is lifted by the pruning
+        probs = unoffered_alternatives(probs, found)
     if decode:
         hero_p = probs[:, TERRAIN_CLASSES.index("hero")]
         stars = attack_stars(star_p.reshape(SIZE, SIZE), hero_p.reshape(SIZE, SIZE))

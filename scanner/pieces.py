@@ -45,6 +45,7 @@ __all__ = [
     "find_pieces",
     "piece_evidence",
     "shape_terrains",
+    "unoffered_alternatives",
 ]
 
 @cache
@@ -213,6 +214,62 @@ def _shape(members: list[int], width: int) -> Shape:
     return frozenset((i // width - r0, i % width - c0) for i in members)
 
 
+def _card_pieces(pieces: np.ndarray) -> tuple[list[list[int]], list[np.ndarray]]:
+    """The pieces of some card's shape (:func:`find_pieces` numbers): each one's flat cell indices,
+    ascending, and the terrains (:func:`_forbidden`) no card offers in its shape."""
+    table = shape_terrains()
+    largest = max(map(len, table))
+    flat = pieces.ravel()
+    width = pieces.shape[1]
+    # each piece's cells ascending, from one sort of the numbers
+    order = np.argsort(flat, kind="stable")
+    ranked = flat[order]
+    bounds = [0, *(np.flatnonzero(ranked[1:] != ranked[:-1]) + 1).tolist(), len(ranked)]
+    numbers, cells_in_order = ranked.tolist(), order.tolist()  # the loop reads Python ints
+    kept: list[list[int]] = []
+    masks: list[np.ndarray] = []
+    for start, end in pairwise(bounds):
+        if numbers[start] == 0 or not 2 <= end - start <= largest:  # no card's shape: left as read
+            continue
+        members = cells_in_order[start:end]
+        allowed = table.get(_shape(members, width))
+        if allowed is not None:
+            kept.append(members)
+            masks.append(_forbidden(allowed))
+    return kept, masks
+
+
+def unoffered_alternatives(
+    probs: np.ndarray, pieces: np.ndarray, *, floor: float = PIECE_FLOOR
+) -> np.ndarray:
+    """Scale by ``floor`` every terrain no card offers in a card-shaped piece's shape, in each of its
+    cells, except the cell's best reading (rows renormalised).
+
+    The last step of a sheet's decoding, after its ``?`` cells are chosen: a water piece of the Great
+    River's shape cannot be monsters, so a doubtful cell of it should not offer a monster as what it
+    might be (the score's range, the person's choices), yet pruning must not make a doubtful cell sure.
+
+    Parameters
+    ----------
+    probs : (121, C) float; pieces : (11, 11) int (:func:`find_pieces`).
+
+    Returns
+    -------
+    (121, C) float
+    """
+    out = probs.astype(float, copy=True)
+    kept, masks = _card_pieces(pieces)
+    if not kept:
+        return out
+    cells = np.concatenate(kept)
+    forbidden = np.stack(masks)[np.repeat(np.arange(len(kept)), [len(m) for m in kept])].copy()
+    part = out[cells]
+    forbidden[np.arange(len(cells)), part.argmax(axis=1)] = False  # the best reading stays
+    part *= np.where(forbidden, floor, 1.0)
+    out[cells] = part / part.sum(axis=1, keepdims=True)
+    return out
+
+
 def piece_evidence(
     probs: np.ndarray,
     pieces: np.ndarray,
@@ -247,25 +304,7 @@ def piece_evidence(
         Probabilities, rows renormalised where changed.
     """
     out = probs.astype(float, copy=True)
-    table = shape_terrains()
-    largest = max(map(len, table))
-    flat = pieces.ravel()
-    width = pieces.shape[1]
-    # each piece's cells ascending, from one sort of the numbers
-    order = np.argsort(flat, kind="stable")
-    ranked = flat[order]
-    bounds = [0, *(np.flatnonzero(ranked[1:] != ranked[:-1]) + 1).tolist(), len(ranked)]
-    numbers, cells_in_order = ranked.tolist(), order.tolist()  # the loop reads Python ints
-    kept: list[list[int]] = []
-    masks: list[np.ndarray] = []
-    for start, end in pairwise(bounds):
-        if numbers[start] == 0 or not 2 <= end - start <= largest:  # no card's shape: left as read
-            continue
-        members = cells_in_order[start:end]
-        allowed = table.get(_shape(members, width))
-        if allowed is not None:
-            kept.append(members)
-            masks.append(_forbidden(allowed))
+    kept, masks = _card_pieces(pieces)
     if not kept:
         return out
     # every card-shaped piece at once: its cells one after another, each row with its piece's facts

@@ -28,6 +28,7 @@ from scanner.pieces import (
     find_pieces,
     piece_evidence,
     shape_terrains,
+    unoffered_alternatives,
 )
 
 SYMBOLS = ".FVPWMHX"
@@ -295,6 +296,65 @@ def test_classify_sheet_corrects_a_cell_by_its_outlined_piece(
     given = np.concatenate([sheet.outlines["horizontal"].ravel(), sheet.outlines["vertical"].ravel()])
     assert np.array_equal(given[read], outlines[read])
     assert np.all(np.delete(given, read) == UNREAD_EDGE)
+
+
+def _hamlet_and_s_pieces() -> np.ndarray:
+    h, v = _open_edges()
+    _outline(HAMLET, h, v)
+    _outline(S_PIECE, h, v)
+    filled = np.zeros((11, 11), bool)
+    for r, c in HAMLET | S_PIECE:
+        filled[r, c] = True
+    return find_pieces(filled, h, v)
+
+
+def test_a_doubtful_cell_offers_no_terrain_its_piece_s_shape_never_takes() -> None:
+    # the S piece may be forest, farm or monsters, never water or village; the Hamlet only villages
+    reading = {rc: {"F": 0.8, "W": 0.1, "M": 0.06} for rc in S_PIECE}
+    reading[(2, 2)] = {"V": 0.7, "W": 0.2, "F": 0.05}
+    reading[(3, 3)] = {"W": 0.6, "V": 0.35}  # read as a terrain its shape never takes: its best stays
+    p = _probs(reading)
+    out = unoffered_alternatives(p, _hamlet_and_s_pieces())
+    assert np.allclose(out.sum(axis=1), 1.0)
+    s = SYMBOLS.index
+    for r, c in S_PIECE:
+        i = r * 11 + c
+        assert out[i].argmax() == s("F")
+        # water scaled by the floor against the kept terrains; monsters are an S piece's: kept
+        assert out[i, s("W")] / out[i, s("F")] == pytest.approx(PIECE_FLOOR * p[i, s("W")] / p[i, s("F")])
+        assert out[i, s("M")] / out[i, s("F")] == pytest.approx(p[i, s("M")] / p[i, s("F")])
+    hamlet = 2 * 11 + 2
+    assert out[hamlet, s("W")] < 0.01 and out[hamlet, s("F")] < 0.003 and out[hamlet].argmax() == s("V")
+    assert out[3 * 11 + 3].argmax() == s("W") and out[3 * 11 + 3, s("V")] > p[3 * 11 + 3, s("V")]
+    outside = [i for i in range(121) if divmod(i, 11) not in HAMLET | S_PIECE]
+    assert np.array_equal(out[outside], p[outside])
+
+
+def test_classify_sheet_keeps_the_doubt_of_a_cell_whose_alternatives_its_piece_rules_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reading = {rc: {"V": 0.99} for rc in HAMLET}
+    reading[(2, 3)] = {"V": 0.9, "W": 0.08}  # doubtful; pruned, it would read 0.99
+    h, v = _open_edges()
+    _outline(HAMLET, h, v)
+    outlines = np.concatenate([h.ravel(), v.ravel()])
+
+    def fixed_cells(
+        models: object, patches: np.ndarray, *, gain: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return _probs(reading), np.zeros(121), np.eye(121, 8)
+
+    def fake_edges(models: object, strips: np.ndarray, *, gain: np.ndarray | None = None) -> np.ndarray:
+        return np.asarray(outlines[strips[:, 0, 0, 0].astype(int)])
+
+    monkeypatch.setattr(classify, "classify_cells", fixed_cells)
+    monkeypatch.setattr(classify, "read_edges", fake_edges)
+    cells = np.full((11, 11, PATCH, PATCH, 3), PAPER_LEVEL, np.uint8)
+    sheet = classify.classify_sheet(cells, "A", edge_strips=_numbered_strips(), adapt=False)
+    assert sheet.grid[2][3] == "?" and sheet.doubtful == ("C4",)
+    assert sheet.confidence[2, 3] == pytest.approx(0.9)
+    assert sheet.probabilities[2, 3, SYMBOLS.index("W")] < 0.02  # water is no longer offered
+    assert sheet.probabilities[2, 3].argmax() == SYMBOLS.index("V")
 
 
 def test_a_strip_between_two_empty_cells_is_not_read_first() -> None:
