@@ -397,9 +397,10 @@ def classify_sheet(
         unsure_cells |= conf < threshold
     rows, doubtful = label_cells(best, unsure_cells, printed, conf)
     if found is not None:
-        # a doubtful cell of a card-shaped piece offers no terrain no card draws in that shape; its
-        # '?' (and shown confidence) stays as decided above, so no doubt is lifted by the pruning
-        probs = unoffered_alternatives(probs, found)
+        # a doubtful cell of a card-shaped piece offers nothing its piece rules out (a terrain no card
+        # draws in that shape, paper in a drawn piece, a terrain other than its sure cells'); its '?'
+        # (and shown confidence) stays as decided above, so no doubt is lifted by the pruning
+        probs = unoffered_alternatives(probs, found, ~unsure_cells)
     if decode:
         hero_p = probs[:, TERRAIN_CLASSES.index("hero")]
         stars = attack_stars(star_p.reshape(SIZE, SIZE), hero_p.reshape(SIZE, SIZE))

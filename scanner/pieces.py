@@ -214,6 +214,10 @@ def _shape(members: list[int], width: int) -> Shape:
     return frozenset((i // width - r0, i % width - c0) for i in members)
 
 
+#: The classes a player draws as part of a piece (not empty paper, not a destroyed space's X).
+_PIECE_TERRAINS = np.array([sym in "FVPWMH" for sym in TERRAIN_SYMBOLS])
+
+
 def _card_pieces(pieces: np.ndarray) -> tuple[list[list[int]], list[np.ndarray]]:
     """The pieces of some card's shape (:func:`find_pieces` numbers): each one's flat cell indices,
     ascending, and the terrains (:func:`_forbidden`) no card offers in its shape."""
@@ -240,18 +244,24 @@ def _card_pieces(pieces: np.ndarray) -> tuple[list[list[int]], list[np.ndarray]]
 
 
 def unoffered_alternatives(
-    probs: np.ndarray, pieces: np.ndarray, *, floor: float = PIECE_FLOOR
+    probs: np.ndarray, pieces: np.ndarray, sure: np.ndarray | None = None, *, floor: float = PIECE_FLOOR
 ) -> np.ndarray:
-    """Scale by ``floor`` every terrain no card offers in a card-shaped piece's shape, in each of its
-    cells, except the cell's best reading (rows renormalised).
+    """Scale by ``floor``, in each cell of a card-shaped piece, every terrain the piece cannot hold:
+    those no card offers in its shape; empty paper, when most of the piece is read drawn and the cell
+    too; and, where the piece's ``sure`` cells read as drawn name one terrain, every other terrain
+    drawn in pieces. Never the cell's best reading (rows renormalised).
 
     The last step of a sheet's decoding, after its ``?`` cells are chosen: a water piece of the Great
-    River's shape cannot be monsters, so a doubtful cell of it should not offer a monster as what it
-    might be (the score's range, the person's choices), yet pruning must not make a doubtful cell sure.
+    River's shape cannot be monsters, a cell read drawn in a piece outlined and drawn is not empty
+    paper, and a piece is filled with one terrain, so a doubtful cell should not offer what its piece
+    rules out as what it might be (the score's range, the person's choices); the pruning never makes a
+    doubtful cell sure. Where a sure cell is wrong, the sheet is wrong without a doubt already.
 
     Parameters
     ----------
     probs : (121, C) float; pieces : (11, 11) int (:func:`find_pieces`).
+    sure : (121,) bool, optional
+        The cells read without a doubt.
 
     Returns
     -------
@@ -261,10 +271,24 @@ def unoffered_alternatives(
     kept, masks = _card_pieces(pieces)
     if not kept:
         return out
+    sizes = [len(m) for m in kept]
     cells = np.concatenate(kept)
-    forbidden = np.stack(masks)[np.repeat(np.arange(len(kept)), [len(m) for m in kept])].copy()
+    piece = np.repeat(np.arange(len(kept)), sizes)
+    forbidden = np.stack(masks)[piece]
     part = out[cells]
-    forbidden[np.arange(len(cells)), part.argmax(axis=1)] = False  # the best reading stays
+    best = part.argmax(axis=1)
+    drawn = _PIECE_TERRAINS[best]
+    mostly = np.bincount(piece, drawn, len(kept)) * 2 > np.array(sizes)  # most of the piece read drawn
+    forbidden[:, TERRAIN_SYMBOLS.index(".")] = drawn & mostly[piece]
+    if sure is not None:
+        # per piece, the drawn terrains its sure cells read: exactly one names the piece's terrain
+        named = np.zeros((len(kept), len(TERRAIN_SYMBOLS)), bool)
+        shown = sure[cells] & drawn
+        named[piece[shown], best[shown]] = True
+        one = named.sum(axis=1) == 1
+        others = _PIECE_TERRAINS & ~named
+        forbidden |= np.where(one[piece, None], others[piece], False)
+    forbidden[np.arange(len(cells)), best] = False  # the best reading stays
     part *= np.where(forbidden, floor, 1.0)
     out[cells] = part / part.sum(axis=1, keepdims=True)
     return out
@@ -335,9 +359,6 @@ def piece_evidence(
     out[cells] = part
     return out
 
-
-#: The classes a player draws as part of a piece (not empty paper, not a destroyed space's X).
-_PIECE_TERRAINS = np.array([sym in "FVPWMH" for sym in TERRAIN_SYMBOLS])
 
 
 def drawn_over_ruins(

@@ -330,6 +330,42 @@ def test_a_doubtful_cell_offers_no_terrain_its_piece_s_shape_never_takes() -> No
     assert np.array_equal(out[outside], p[outside])
 
 
+def test_a_doubtful_cell_read_drawn_in_a_drawn_piece_offers_no_empty_paper() -> None:
+    s = SYMBOLS.index
+    reading = {rc: {"V": 0.97} for rc in HAMLET}
+    reading[(2, 3)] = {"V": 0.85, ".": 0.1}
+    # the S piece is an empty pocket the outlines happen to cut out, one cell of it read as a farm
+    reading[(3, 5)] = {"P": 0.6, ".": 0.35}
+    p = _probs(reading)
+    out = unoffered_alternatives(p, _hamlet_and_s_pieces())
+    assert out[2 * 11 + 3, s(".")] < 0.005 and out[2 * 11 + 3].argmax() == s("V")
+    assert out[3 * 11 + 5, s(".")] / out[3 * 11 + 5, s("P")] == pytest.approx(0.35 / 0.6)  # kept
+    # a cell read empty in a drawn piece keeps its reading: pruning never changes a best guess
+    reading[(2, 3)] = {".": 0.6, "V": 0.35}
+    out = unoffered_alternatives(_probs(reading), _hamlet_and_s_pieces())
+    assert out[2 * 11 + 3].argmax() == s(".")
+
+
+def test_a_piece_s_sure_cells_name_the_terrain_its_doubtful_cells_may_hold() -> None:
+    s = SYMBOLS.index
+    reading = {rc: {"F": 0.98} for rc in S_PIECE}
+    doubtful = (3, 6)
+    reading[doubtful] = {"F": 0.8, "M": 0.1, "P": 0.08}  # monsters and farms fit the S shape too
+    p = _probs(reading)
+    sure = np.ones(121, bool)
+    sure[doubtful[0] * 11 + doubtful[1]] = False
+    i = doubtful[0] * 11 + doubtful[1]
+    by_shape = unoffered_alternatives(p, _hamlet_and_s_pieces())
+    assert by_shape[i, s("M")] > 0.05 and by_shape[i, s("P")] > 0.05
+    named = unoffered_alternatives(p, _hamlet_and_s_pieces(), sure)
+    assert named[i, s("M")] < 0.005 and named[i, s("P")] < 0.005 and named[i].argmax() == s("F")
+    assert (named.argmax(axis=1) == p.argmax(axis=1)).all()  # no best reading changes
+    # sure cells that disagree name nothing
+    reading[(2, 5)] = {"P": 0.98}
+    torn = unoffered_alternatives(_probs(reading), _hamlet_and_s_pieces(), sure)
+    assert torn[i, s("M")] > 0.05 and torn[i, s("P")] > 0.05
+
+
 def test_classify_sheet_keeps_the_doubt_of_a_cell_whose_alternatives_its_piece_rules_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
