@@ -58,6 +58,7 @@ from scanner.decode import (
     overrule_print,
     ruins_only,
     share_group_doubt,
+    spent_against_kinds,
     track_counts,
     track_sureness,
     unseen_marks,
@@ -186,6 +187,7 @@ def read_coin_track(
     # ... and a clearly seen mark read filled beside twin gain marks but like none of them may be crossed;
     # marks the net sees past a coin it sees empty break the prefix: ink the decoding explained away
     doubtful |= odd_gain_mark(probs, features, states) | marks_beyond_run(probs, states)
+    doubtful |= spent_against_kinds(probs, states)
     return states, confidence, doubtful
 
 

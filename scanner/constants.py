@@ -511,6 +511,17 @@ Where the net reads the print itself as marks (the publisher's gold coins) the c
 (0.14-0.86 on the real prints drawn on) or marked from the first, and only the last coin may be seen
 empty, with no mark after it."""
 
+COIN_SPENT_ODDS = 0.5
+"""Chance of the read number of spent coins, by each marked coin's own odds of a cross against a fill
+(independent), below which the marked coin likeliest of the other kind is doubted
+(:func:`scanner.decode.spent_against_kinds`): twin marks pool their kinds, so a crossed coin drawn like
+the filled ones was read filled without a doubt. 2026-12-06, ``eval_coin_tracks.py --thresholds 0.85``
+(420 eval-split photos from family seed 3000, phone; ``--tier hard|webcam --sheets 20``, 140 each):
+silent tracks / clear tracks phone 6 / 358 -> 6 / 355, hard 11 / 79 -> 10 / 78, webcam 6 / 107 -> 5 /
+106 (0.3: phone 357 clear; 0.7: phone 344, hard 71, webcam 102 clear, silent 5, 10, 5). End to end
+(300 photos): params wrong 2 -> 1 (seed 7050035, hard: a spent coin read filled), outright and exact
+86 -> 86; eval 60 -> 59, wrong 1 -> 1."""
+
 COIN_OVERRULED_KIND_TEMPERATURE = 2.0
 """Power softening the coin net's filled-against-crossed odds on a track read against its own print:
 there the net reads the print as marks, and it read a spent gold coin as filled with 0.83-0.997 of that

@@ -67,6 +67,7 @@ from scanner.constants import (
     COIN_ODD_MARK_TWINS,
     COIN_OVERRULED_KIND_TEMPERATURE,
     COIN_PAPER_PERCENTILE,
+    COIN_SPENT_ODDS,
     GROUP_DOUBT_SHARE,
     HERO_MIN_STARS,
     HERO_RING_BOOSTS,
@@ -674,6 +675,48 @@ def marks_beyond_run(
     if clear.size:
         flags[clear[0] + 1:] = mark[clear[0] + 1:] >= seen
     return flags if int(flags.sum()) >= least else np.zeros(len(mark), bool)
+
+
+def spent_against_kinds(
+    probs: np.ndarray, states: np.ndarray, *, level: float = COIN_SPENT_ODDS
+) -> np.ndarray:
+    """The coin to doubt when the marked coins, each as the net reads it alone, make the track's
+    number of spent coins unlikely.
+
+    Twin marks pool their kinds (:func:`kinds_of_alike_marks`), so a crossed coin drawn like the filled
+    ones is read filled with the rest, yet the net alone gave it fair odds of a cross: a blurred or
+    dark mark hides its X. Over the marked coins each coin's odds of a cross against a fill are taken
+    as independent and the chance of exactly the read number of crosses is worked out; below
+    ``level`` the marked coin most likely read as the wrong kind is doubted.
+
+    Parameters
+    ----------
+    probs : (14, 3)
+        The net's coin probabilities (empty, filled, crossed), track order.
+    states : (14,) int
+        The decoded track.
+    level : chance of the read number of crosses below which a coin is doubted.
+
+    Returns
+    -------
+    (14,) bool
+    """
+    probs = np.asarray(probs, float)
+    states = np.asarray(states)
+    flags = np.zeros(len(states), bool)
+    marked = np.flatnonzero(states != EMPTY)
+    if not marked.size:
+        return flags
+    kinds = probs[marked][:, [FILLED, CROSSED]]
+    crossed = kinds[:, 1] / np.maximum(kinds.sum(axis=1), 1e-9)
+    count = np.ones(1)  # the chance of each number of crosses so far
+    for q in crossed:
+        count = np.convolve(count, [1.0 - q, q])
+    if count[int(np.count_nonzero(states == CROSSED))] >= level:
+        return flags
+    other = np.where(states[marked] == CROSSED, 1.0 - crossed, crossed)  # odds of the other kind
+    flags[marked[int(np.argmax(other))]] = True
+    return flags
 
 
 def clashing_kinds(features: np.ndarray, states: np.ndarray, *, level: float = COIN_KIND_ALIKE) -> np.ndarray:

@@ -41,6 +41,7 @@ from scanner.decode import (
     marks_beyond_run,
     odd_gain_mark,
     overrule_print,
+    spent_against_kinds,
     track_counts,
     track_sureness,
     unseen_marks,
@@ -525,6 +526,34 @@ def test_read_coin_track_doubts_marks_past_a_clearly_empty_coin() -> None:
     states, _, doubtful = classify.read_coin_track(probs, features, _track(0))
     assert states.tolist() == [0] * 14
     assert np.flatnonzero(doubtful).tolist() == [2, 4, 5]
+
+
+def test_a_track_read_unspent_whose_marks_each_may_well_be_crossed_is_doubted() -> None:
+    # a hard photo's blurred track: four dark marks, one of them a spent coin, read filled with their twins
+    probs = _probs((0.0, 0.741, 0.259), (0.0, 0.96, 0.04), (0.0, 0.732, 0.268), (0.0, 0.927, 0.073))
+    flags = spent_against_kinds(probs, _states(4))
+    assert flags.tolist() == [i == 2 for i in range(14)]  # the mark likeliest crossed
+    # one coin alone at a quarter's odds of a cross is no doubt: three in four tracks read so are right
+    assert not spent_against_kinds(_probs((0.0, 0.74, 0.26), (0.0, 0.97, 0.03)), _states(2)).any()
+
+
+def test_a_crossed_coin_the_marks_hardly_allow_is_doubted_and_the_chance_is_of_the_read_count() -> None:
+    e, f, x = (COIN_CLASSES.index(k) for k in ("empty", "filled", "crossed"))
+    probs = _probs((0.0, 0.9, 0.1), (0.0, 0.8, 0.2), (0.0, 0.95, 0.05))
+    read = np.array([f, x, f] + [e] * 11)  # one cross, where the marks give a cross 1 chance in 3
+    assert spent_against_kinds(probs, read).tolist() == [i == 1 for i in range(14)]
+    chance = 0.1 * 0.8 * 0.95 + 0.9 * 0.2 * 0.95 + 0.9 * 0.8 * 0.05  # exactly one cross of three
+    assert not spent_against_kinds(probs, read, level=chance * 0.999).any()
+    assert spent_against_kinds(probs, read, level=chance * 1.001).any()
+    assert not spent_against_kinds(probs, np.full(14, e)).any()  # no mark, no kind to doubt
+
+
+def test_read_coin_track_doubts_a_spent_coin_its_twins_read_filled() -> None:
+    probs = _probs((0.0, 0.741, 0.259), (0.0, 0.96, 0.04), (0.0, 0.732, 0.268), (0.0, 0.927, 0.073))
+    features = np.eye(8)[[2, 2, 2, 2] + [1] * 10] + 0.0  # four twin marks, the rest the print
+    states, _, doubtful = classify.read_coin_track(probs, features, _track(4))
+    assert coins_and_spent(states) == (4, 0)
+    assert doubtful[2]
 
 
 def test_coins_and_spent_count_the_filled_and_the_crossed_coins() -> None:
