@@ -246,16 +246,18 @@ def _card_pieces(pieces: np.ndarray) -> tuple[list[list[int]], list[np.ndarray]]
 def unoffered_alternatives(
     probs: np.ndarray, pieces: np.ndarray, sure: np.ndarray | None = None, *, floor: float = PIECE_FLOOR
 ) -> np.ndarray:
-    """Scale by ``floor``, in each cell of a card-shaped piece, every terrain the piece cannot hold:
-    those no card offers in its shape; empty paper, when most of the piece is read drawn and the cell
-    too; and, where the piece's ``sure`` cells read as drawn name one terrain, every other terrain
-    drawn in pieces. Never the cell's best reading (rows renormalised).
+    """Scale by ``floor``, in each cell read drawn of a card-shaped piece mostly read drawn, every
+    reading the piece cannot hold: a terrain no card offers in its shape; empty paper; and, where the
+    piece's ``sure`` cells read as drawn name one terrain, every other drawn terrain. Never the cell's
+    best reading (rows renormalised).
 
     The last step of a sheet's decoding, after its ``?`` cells are chosen: a water piece of the Great
     River's shape cannot be monsters, a cell read drawn in a piece outlined and drawn is not empty
     paper, and a piece is filled with one terrain, so a doubtful cell should not offer what its piece
     rules out as what it might be (the score's range, the person's choices); the pruning never makes a
-    doubtful cell sure. Where a sure cell is wrong, the sheet is wrong without a doubt already.
+    doubtful cell sure. A cell read empty, or a piece mostly read empty (a pocket of paper the outlines
+    around it happen to cut to a card's shape), is left alone. Where a sure cell is wrong, the sheet is
+    wrong without a doubt already.
 
     Parameters
     ----------
@@ -274,20 +276,20 @@ def unoffered_alternatives(
     sizes = [len(m) for m in kept]
     cells = np.concatenate(kept)
     piece = np.repeat(np.arange(len(kept)), sizes)
-    forbidden = np.stack(masks)[piece]
     part = out[cells]
     best = part.argmax(axis=1)
     drawn = _PIECE_TERRAINS[best]
     mostly = np.bincount(piece, drawn, len(kept)) * 2 > np.array(sizes)  # most of the piece read drawn
-    forbidden[:, TERRAIN_SYMBOLS.index(".")] = drawn & mostly[piece]
+    forbidden = np.stack(masks)[piece]
+    forbidden[:, TERRAIN_SYMBOLS.index(".")] = True
     if sure is not None:
         # per piece, the drawn terrains its sure cells read: exactly one names the piece's terrain
         named = np.zeros((len(kept), len(TERRAIN_SYMBOLS)), bool)
         shown = sure[cells] & drawn
         named[piece[shown], best[shown]] = True
         one = named.sum(axis=1) == 1
-        others = _PIECE_TERRAINS & ~named
-        forbidden |= np.where(one[piece, None], others[piece], False)
+        forbidden |= np.where(one[piece, None], (_PIECE_TERRAINS & ~named)[piece], False)
+    forbidden &= (drawn & mostly[piece])[:, None]
     forbidden[np.arange(len(cells)), best] = False  # the best reading stays
     part *= np.where(forbidden, floor, 1.0)
     out[cells] = part / part.sum(axis=1, keepdims=True)

@@ -311,6 +311,7 @@ def _hamlet_and_s_pieces() -> np.ndarray:
 def test_a_doubtful_cell_offers_no_terrain_its_piece_s_shape_never_takes() -> None:
     # the S piece may be forest, farm or monsters, never water or village; the Hamlet only villages
     reading = {rc: {"F": 0.8, "W": 0.1, "M": 0.06} for rc in S_PIECE}
+    reading.update({rc: {"V": 0.98} for rc in HAMLET})
     reading[(2, 2)] = {"V": 0.7, "W": 0.2, "F": 0.05}
     reading[(3, 3)] = {"W": 0.6, "V": 0.35}  # read as a terrain its shape never takes: its best stays
     p = _probs(reading)
@@ -364,6 +365,13 @@ def test_a_piece_s_sure_cells_name_the_terrain_its_doubtful_cells_may_hold() -> 
     reading[(2, 5)] = {"P": 0.98}
     torn = unoffered_alternatives(_probs(reading), _hamlet_and_s_pieces(), sure)
     assert torn[i, s("M")] > 0.05 and torn[i, s("P")] > 0.05
+
+
+def test_a_piece_mostly_read_empty_is_left_alone() -> None:
+    # a pocket of paper the outlines around it cut to the S shape, one cell of it read as a village
+    reading = {(2, 5): {"V": 0.6, "W": 0.3, ".": 0.05}}
+    p = _probs(reading)
+    assert np.array_equal(unoffered_alternatives(p, _hamlet_and_s_pieces(), np.ones(121, bool)), p)
 
 
 def test_classify_sheet_keeps_the_doubt_of_a_cell_whose_alternatives_its_piece_rules_out(
