@@ -151,14 +151,19 @@ def test_every_card_shape_allows_exactly_the_terrains_of_its_cards() -> None:
     assert all(len(shape) >= 2 for shape in table)  # 1x1s are open to every terrain
 
 
-def _hamlet_and_s(reading: dict[tuple[int, int], dict[str, float]]) -> np.ndarray:
+def _hamlet_and_s_pieces() -> np.ndarray:
+    """The pieces of a sheet holding an outlined Hamlet and an outlined S piece, nothing else drawn."""
     h, v = _open_edges()
     _outline(HAMLET, h, v)
     _outline(S_PIECE, h, v)
     filled = np.zeros((11, 11), bool)
     for r, c in HAMLET | S_PIECE:
         filled[r, c] = True
-    return piece_evidence(_probs(reading), find_pieces(filled, h, v))
+    return find_pieces(filled, h, v)
+
+
+def _hamlet_and_s(reading: dict[tuple[int, int], dict[str, float]]) -> np.ndarray:
+    return piece_evidence(_probs(reading), _hamlet_and_s_pieces())
 
 
 def test_a_terrain_the_cards_never_give_that_shape_is_vetoed() -> None:
@@ -296,16 +301,6 @@ def test_classify_sheet_corrects_a_cell_by_its_outlined_piece(
     given = np.concatenate([sheet.outlines["horizontal"].ravel(), sheet.outlines["vertical"].ravel()])
     assert np.array_equal(given[read], outlines[read])
     assert np.all(np.delete(given, read) == UNREAD_EDGE)
-
-
-def _hamlet_and_s_pieces() -> np.ndarray:
-    h, v = _open_edges()
-    _outline(HAMLET, h, v)
-    _outline(S_PIECE, h, v)
-    filled = np.zeros((11, 11), bool)
-    for r, c in HAMLET | S_PIECE:
-        filled[r, c] = True
-    return find_pieces(filled, h, v)
 
 
 def test_a_doubtful_cell_offers_no_terrain_its_piece_s_shape_never_takes() -> None:
