@@ -218,9 +218,11 @@ def _shape(members: list[int], width: int) -> Shape:
 _PIECE_TERRAINS = np.array([sym in "FVPWMH" for sym in TERRAIN_SYMBOLS])
 
 
-def _card_pieces(pieces: np.ndarray) -> tuple[list[list[int]], list[np.ndarray]]:
-    """The pieces of some card's shape (:func:`find_pieces` numbers): each one's flat cell indices,
-    ascending, and the terrains (:func:`_forbidden`) no card offers in its shape."""
+def _card_pieces(pieces: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The pieces of some card's shape (:func:`find_pieces` numbers), all at once: their cells one piece
+    after another (flat indices, each piece's ascending), each such cell's piece (0-based), each piece's
+    size, and per cell the terrains no card offers in its piece's shape (:func:`_forbidden`; a fresh
+    array). Empty arrays when no piece has a card's shape."""
     table = shape_terrains()
     largest = max(map(len, table))
     flat = pieces.ravel()
@@ -240,7 +242,12 @@ def _card_pieces(pieces: np.ndarray) -> tuple[list[list[int]], list[np.ndarray]]
         if allowed is not None:
             kept.append(members)
             masks.append(_forbidden(allowed))
-    return kept, masks
+    if not kept:
+        none = np.zeros(0, int)
+        return none, none, none, np.zeros((0, len(TERRAIN_SYMBOLS)), bool)
+    sizes = np.array([len(m) for m in kept])
+    piece = np.repeat(np.arange(len(kept)), sizes)
+    return np.concatenate(kept), piece, sizes, np.stack(masks)[piece]
 
 
 def unoffered_alternatives(
@@ -270,21 +277,17 @@ def unoffered_alternatives(
     (121, C) float
     """
     out = probs.astype(float, copy=True)
-    kept, masks = _card_pieces(pieces)
-    if not kept:
+    cells, piece, sizes, forbidden = _card_pieces(pieces)
+    if not sizes.size:
         return out
-    sizes = [len(m) for m in kept]
-    cells = np.concatenate(kept)
-    piece = np.repeat(np.arange(len(kept)), sizes)
     part = out[cells]
     best = part.argmax(axis=1)
     drawn = _PIECE_TERRAINS[best]
-    mostly = np.bincount(piece, drawn, len(kept)) * 2 > np.array(sizes)  # most of the piece read drawn
-    forbidden = np.stack(masks)[piece]
+    mostly = np.bincount(piece, drawn, len(sizes)) * 2 > sizes  # most of the piece read drawn
     forbidden[:, TERRAIN_SYMBOLS.index(".")] = True
     if sure is not None:
         # per piece, the drawn terrains its sure cells read: exactly one names the piece's terrain
-        named = np.zeros((len(kept), len(TERRAIN_SYMBOLS)), bool)
+        named = np.zeros((len(sizes), len(TERRAIN_SYMBOLS)), bool)
         shown = sure[cells] & drawn
         named[piece[shown], best[shown]] = True
         one = named.sum(axis=1) == 1
@@ -330,15 +333,11 @@ def piece_evidence(
         Probabilities, rows renormalised where changed.
     """
     out = probs.astype(float, copy=True)
-    kept, masks = _card_pieces(pieces)
-    if not kept:
-        return out
     # every card-shaped piece at once: its cells one after another, each row with its piece's facts
-    cells = np.concatenate(kept)
-    sizes = np.array([len(m) for m in kept])
+    cells, piece, sizes, forbidden = _card_pieces(pieces)
+    if not sizes.size:
+        return out
     firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    piece = np.repeat(np.arange(len(kept)), sizes)
-    forbidden = np.stack(masks)[piece]
     part = out[cells]
     vetoed = forbidden[np.arange(len(cells)), part.argmax(axis=1)]
     fixed = part * np.where(forbidden, floor, 1.0)
@@ -347,7 +346,7 @@ def piece_evidence(
     # own log-probability plus the mean of the piece's other cells'
     # each piece's sum, cell after cell as numpy sums a piece's rows (np.add.reduceat adds in another
     # order, and the last digit then differs)
-    lined = np.zeros((len(kept), int(sizes.max()), logp.shape[1]))
+    lined = np.zeros((len(sizes), int(sizes.max()), logp.shape[1]))
     lined[piece, np.arange(len(cells)) - firsts[piece]] = logp
     total = lined[:, 0].copy()
     for k in range(1, lined.shape[1]):
@@ -360,7 +359,6 @@ def piece_evidence(
     part[follow] = z[follow]
     out[cells] = part
     return out
-
 
 
 def drawn_over_ruins(
