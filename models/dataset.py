@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -80,6 +80,16 @@ def tier_of(seed: int) -> str:
     return TIERS[seed % len(TIERS)]
 
 
+def save_whole(path: Path, arrays: Mapping[str, Any]) -> None:
+    """``np.savez_compressed`` of ``arrays`` to ``path``, written under a name of this process's own and
+    then moved: two runs filling or reading one cache (training runs, fits side by side) never replace
+    each other's half-written file nor open one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
+    np.savez_compressed(tmp, **arrays)
+    tmp.replace(path)
+
+
 @dataclass
 class Patches:
     """Labelled patches of one or more samples; ``*_sheet`` is each patch's sample index."""
@@ -116,12 +126,7 @@ class Patches:
         return cls(**out)
 
     def save(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # A name of this process's own: two runs filling one cache (two training runs side by side)
-        # must not replace each other's half-written file.
-        tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
-        np.savez_compressed(tmp, **{f.name: getattr(self, f.name) for f in fields(self)})
-        tmp.replace(path)
+        save_whole(path, {f.name: getattr(self, f.name) for f in fields(self)})
 
     @classmethod
     def load(cls, path: Path) -> Patches:
@@ -238,12 +243,7 @@ def sheet_inputs(
         "truth": np.array(str(sample.sheet)),
     }
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # written whole under a name of this process's own, then moved: two runs reading one cache
-        # (a fit beside a fit) must never open the other's half-written file
-        tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
-        np.savez_compressed(tmp, **out)
-        tmp.replace(path)
+        save_whole(path, out)
     return out
 
 
