@@ -895,10 +895,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         coin_repeat = task.name == "coin" and args.rare_repeat > 1
         fold = coin_repeat_shift(tr[1][0], args.rare_repeat) if coin_repeat else None
         same = args.same_drawing if task.name == "cell" else 0.0
-        index = train_index(train, "cell", held, cap=cap, seed=args.seed, rare_repeat=args.rare_repeat)
-        sheets = training_sheets(train, index) if same > 0 else None
         free = args.free_hue if task.name == "cell" else 0.0
-        hue_free = free_hue_patches(train, index, sheet_families) if free > 0 else None
+        sheets = hue_free = None
+        if same > 0 or free > 0:  # the training cell patches' own facts, as split_arrays picked them
+            index = train_index(train, "cell", held, cap=cap, seed=args.seed, rare_repeat=args.rare_repeat)
+            sheets = training_sheets(train, index) if same > 0 else None
+            hue_free = free_hue_patches(train, index, sheet_families) if free > 0 else None
         entries[task.name] = train_task(task, tr, cal, (ev_x, ev_y), out=args.out, epochs=args.epochs,
                                         seed=args.seed + i, log=log, resume=args.resume,
                                         shape_aug=args.shape_aug, fade_aug=args.fade_aug, init=args.init,
