@@ -305,6 +305,7 @@ def fit(
     distill: float = 0.0,
     free_hue: float = 0.0,
     hue_free: np.ndarray | None = None,
+    mixup: float = 0.0,
 ) -> nn.Module:
     """Train ``task``'s net on normalised inputs ``x`` (N, 3, H, W) with one label array per head.
 
@@ -320,7 +321,10 @@ def fit(
     batch (a fine-tune that learns new drawings without drifting from what the net it starts from
     reads); 0 leaves the training as it was.
     ``free_hue``: with ``hue_free`` (bool per patch: may take any colour), that share of those patches
-    is drawn in any hue (:data:`FREE_HUE_FAMILIES`); 0 leaves the training as it was."""
+    is drawn in any hue (:data:`FREE_HUE_FAMILIES`); 0 leaves the training as it was.
+    ``mixup``: every batch is blended with itself in another order by a weight from Beta(``mixup``,
+    ``mixup``) and each head's loss blended alike (:func:`_mixed`); drawn from a generator of its own,
+    so 0 leaves the training as it was."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     net = task.make()
@@ -342,6 +346,7 @@ def fit(
     whole = drawn_by_sheet(sheets, labels[0]) if same_drawing > 0 and sheets is not None else []
     side = torch.Generator().manual_seed(seed + 1)
     may_turn = torch.from_numpy(hue_free) if free_hue > 0 and hue_free is not None else None
+    blend = np.random.default_rng(seed + 2) if mixup > 0 else None
     for epoch in range(epochs):
         net.train()
         order = torch.randperm(len(x), generator=gen)
@@ -355,8 +360,11 @@ def fit(
                                                                    < free_hue)
             batch = augment(xt[idx], gen, mt, st, SHUFFLE_SHARE if cell else 0.0, shape=drawn and shape_aug,
                             fade=drawn and fade_aug, free=free)
-            out = net(batch)
-            loss = sum(lf(o, y[idx]) for lf, o, y in zip(losses, out, yt, strict=False))
+            if blend is None:
+                out = net(batch)
+                loss = sum(lf(o, y[idx]) for lf, o, y in zip(losses, out, yt, strict=False))
+            else:
+                out, loss = _mixed(net, batch, [y[idx] for y in yt], losses, blend, mixup)
             if teacher is not None:
                 with torch.no_grad():
                     taught = teacher(batch)
@@ -375,6 +383,23 @@ def fit(
         if checkpoint is not None:
             torch.save({"epoch": epoch + 1, "state_dict": net.state_dict()}, checkpoint)
     return net.eval()
+
+
+def _mixed(
+    net: nn.Module, batch: torch.Tensor, labels: Sequence[torch.Tensor], losses: Sequence[nn.Module],
+    rng: np.random.Generator, alpha: float,
+) -> tuple[Any, torch.Tensor]:
+    """The net's outputs on ``batch`` blended with itself in another order, and each head's loss on the
+    two label sets blended by the same weight (the larger weight on the patch kept in place): a design
+    between two drawings is to be read as between them, so that one never seen is less often read with
+    confidence as a design it merely resembles."""
+    lam = float(rng.beta(alpha, alpha))
+    lam = max(lam, 1.0 - lam)
+    other = torch.from_numpy(rng.permutation(len(batch)))
+    out = net(lam * batch + (1.0 - lam) * batch[other])
+    heads = zip(losses, out, labels, strict=False)
+    loss = sum(lam * lf(o, y) + (1.0 - lam) * lf(o, y[other]) for lf, o, y in heads)
+    return out, loss
 
 
 #: Patches whose statistics set the batch norms of a net started from an exported ONNX file.
@@ -585,6 +610,7 @@ def train_task(
     distill: float = 0.0,
     free_hue: float = 0.0,
     hue_free: np.ndarray | None = None,
+    mixup: float = 0.0,
 ) -> dict[str, Any]:
     """Fit, calibrate, export and measure one net; returns its manifest entry.
 
@@ -606,7 +632,7 @@ def train_task(
         net = fit(task, xs[0], train[1], mean=mean, std=std, epochs=epochs, seed=seed, log=log,
                   checkpoint=out / f"{task.name}.pt", shape_aug=shape_aug, fade_aug=fade_aug, init=init,
                   lr=lr, same_drawing=same_drawing, sheets=sheets, distill=distill, free_hue=free_hue,
-                  hue_free=hue_free)
+                  hue_free=hue_free, mixup=mixup)
     else:
         state = torch.load(resume, map_location="cpu")
         net = task.make()
@@ -809,6 +835,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--free-hue", type=float, default=0.0, metavar="SHARE",
                     help="cell net: this share of the patches of icon families (FREE_HUE_FAMILIES) drawn "
                          "in any hue (a player's own colours)")
+    ap.add_argument("--mixup", type=float, default=0.0, metavar="ALPHA",
+                    help="cell net: blend each batch with itself in another order, the weight from "
+                         "Beta(ALPHA, ALPHA), the labels blended alike")
     args = ap.parse_args(argv)
     only = [t.strip() for t in args.only.split(",") if t.strip()]
     widths = tuple(int(w) for w in args.cell_widths.split(","))
@@ -881,6 +910,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.distill > 0:  # absent when off, as same_drawing
         recipe["distill"] = {"weight": args.distill, "temperature": DISTILL_TEMPERATURE,
                              "teacher": str(args.init)}
+    if args.mixup > 0:  # absent when off, as same_drawing
+        recipe["mixup"] = {"alpha": args.mixup}
     for i, task in enumerate(tasks.values()):
         if task.name not in only:
             continue
@@ -905,7 +936,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                         seed=args.seed + i, log=log, resume=args.resume,
                                         shape_aug=args.shape_aug, fade_aug=args.fade_aug, init=args.init,
                                         lr=args.lr, bias_shift=fold, same_drawing=same, sheets=sheets,
-                                        distill=args.distill, free_hue=free, hue_free=hue_free)
+                                        distill=args.distill, free_hue=free, hue_free=hue_free,
+                                        mixup=args.mixup if task.name == "cell" else 0.0)
         if fold is not None:
             entries[task.name]["bias_shift"] = {"coin": [float(v) for v in fold]}
         entries[task.name]["code_version"] = git_commit()

@@ -457,3 +457,44 @@ def test_free_hue_zero_trains_as_before_and_a_share_changes_the_net() -> None:
     assert all(torch.equal(a, b) for a, b in zip(before, weights(free_hue=0.0, hue_free=icons), strict=True))
     turned = weights(free_hue=1.0, hue_free=icons)
     assert not all(torch.equal(a, b) for a, b in zip(before, turned, strict=True))
+
+
+def test_mixup_blends_patches_and_losses_by_one_weight_and_zero_trains_as_before() -> None:
+    import torch
+
+    rng = np.random.default_rng(5)
+    n = 32
+    x = rng.normal(size=(n, 3, 32, 32)).astype(np.float32)
+    labels = [rng.integers(0, 8, n), rng.integers(0, 2, n)]
+    net = train.TASKS["cell"].make().eval()
+    losses = [torch.nn.CrossEntropyLoss(), torch.nn.CrossEntropyLoss()]
+    batch = torch.from_numpy(x)
+    ys = [torch.from_numpy(y) for y in labels]
+    with torch.no_grad():
+        out, loss = train._mixed(net, batch, ys, losses, np.random.default_rng(9), 0.4)
+    # the same draws again: the weight (the larger share) and the other order
+    again = np.random.default_rng(9)
+    lam = float(again.beta(0.4, 0.4))
+    lam = max(lam, 1.0 - lam)
+    other = torch.from_numpy(again.permutation(n))
+    with torch.no_grad():
+        seen = net(lam * batch + (1 - lam) * batch[other])
+        heads = zip(losses, seen, ys, strict=False)
+        want = sum(lam * lf(o, y) + (1 - lam) * lf(o, y[other]) for lf, o, y in heads)
+    assert 0.5 <= lam < 1.0
+    assert torch.allclose(out[0], seen[0]) and float(loss) == pytest.approx(float(want), rel=1e-5)
+    with torch.no_grad():  # a blend is not the plain batch
+        assert not torch.allclose(out[0], net(batch)[0])
+
+    zero, one = np.zeros(3, np.float32), np.ones(3, np.float32)
+
+    def fit(**kw: Any) -> torch.nn.Module:
+        return train.fit(train.TASKS["cell"], x, labels, mean=zero, std=one, seed=3, epochs=2,
+                         log=lambda _: None, **kw)
+
+    plain_net, off = fit(), fit(mixup=0.0)
+    assert all(torch.equal(a, b) for a, b in zip(plain_net.state_dict().values(), off.state_dict().values(),
+                                                  strict=True))
+    mixed = fit(mixup=0.4)
+    assert not all(torch.equal(a, b) for a, b in zip(plain_net.state_dict().values(),
+                                                      mixed.state_dict().values(), strict=True))
