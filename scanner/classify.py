@@ -51,6 +51,7 @@ from scanner.decode import (
     faint_marks_gained,
     hero_evidence,
     ink_against_empty,
+    inked_ruins,
     kinds_of_alike_marks,
     look_alike_groups,
     marks_beyond_run,
@@ -319,6 +320,17 @@ def doubt_coloured_empties(
     return ink_against_empty(probs, ink, open_cells)
 
 
+def bare_ruins(probs: np.ndarray, patches: np.ndarray, gain: np.ndarray, printed: PrintedSide) -> np.ndarray:
+    """(121,) bool: the printed ruins read as paper that the sheet's other bare ruins show bare too
+    (:func:`scanner.decode.inked_ruins`); a ruin they show drawn over is not among them."""
+    at = np.flatnonzero(cells_mask(printed.ruins, SIZE))
+    balanced = white_balance(patches.reshape(-1, *patches.shape[-3:])[at], gain=gain)
+    drawn, compared = inked_ruins(balanced, probs[at].argmax(axis=1) == TERRAIN_CLASSES.index("empty"))
+    out = np.zeros(SIZE * SIZE, bool)
+    out[at[compared & ~drawn]] = True
+    return out
+
+
 def classify_sheet(
     patches: np.ndarray,
     side: str,
@@ -344,11 +356,11 @@ def classify_sheet(
     adapt : pool each cell's evidence with the cells drawn like it (see ``ADAPT_DEFAULT``).
     decode : read the coin track as a prefix (and by its own coins where the net reads the print as
         marks), correct cells by their outlined pieces (and doubt a printed ruin read as empty inside
-        a drawn piece), read a cell ringed
-        by a hero's attack pattern of stars as a hero and the stars as whole patterns around heroes,
-        doubt a cell read empty that holds coloured ink, let the cells drawn like doubtful cells
-        share their doubt, and best-guess a doubted empty cell the sheet shows drawn as its likeliest
-        terrain (``DECODE_DEFAULT``).
+        a drawn piece), read a cell ringed by a hero's attack pattern of stars as a hero and the stars
+        as whole patterns around heroes, doubt a cell read empty that holds coloured ink, let the
+        cells drawn like doubtful cells share their doubt (not a printed ruin read as paper that the
+        sheet's other bare ruins show bare), and best-guess a doubted empty cell the sheet shows drawn
+        as its likeliest terrain (``DECODE_DEFAULT``).
     every_edge : read every edge strip; else, with ``decode``, only those whose outline can change a
         cell's reading (:func:`scanner.pieces.edges_to_read`; the others are :data:`UNREAD_EDGE`).
     """
@@ -365,6 +377,7 @@ def classify_sheet(
     outlines = {}
     found = None  # the outlined pieces, when decoding reads them
     inked = np.zeros(len(probs), bool)  # cells read empty that the sheet shows drawn
+    bare = None  # printed ruins whose own pixels show them bare (they take no shared doubt)
     if edge_strips is not None and decode and not every_edge and set(_EDGE_KEYS) <= edge_strips.keys():
         empty = probs.argmax(axis=1) == TERRAIN_CLASSES.index("empty")
         outlines = read_piece_outlines(m, edge_strips, gain, drawable, empty)
@@ -382,6 +395,9 @@ def classify_sheet(
         probs = hero_evidence(probs, star_p.reshape(SIZE, SIZE), drawable.reshape(SIZE, SIZE))
         probs, coloured = doubt_coloured_empties(probs, patches, gain, drawable, printed)
         inked |= coloured
+        # a printed ruin read as paper and no darker than the sheet's other bare ruins has answered for
+        # itself what its look-alikes' doubt would ask (the print makes every ruin one look-alike group)
+        bare = bare_ruins(probs, patches, gain, printed)
     best = probs.argmax(axis=1)
     conf = probs.max(axis=1)
     # a terrain read on printed ruins and nowhere else is the ruins icon misread
@@ -390,7 +406,7 @@ def classify_sheet(
         unsure_cells |= ruins_only(best, printed.ruins)
         # a terrain drawn in an unfamiliar way is misread as a whole: its look-alikes share its doubt
         # (at the default threshold no best class changes; best is taken again for any other)
-        probs = share_group_doubt(probs, groups, unsure_cells)
+        probs = share_group_doubt(probs, groups, unsure_cells, exempt=bare)
         # ... and a cell the sheet shows drawn is best guessed as drawn (it stays '?': under 0.95),
         # unless the ink is a hit star the net sees there
         probs = drawn_first(probs, inked & unsure_cells & (star_p <= STAR_THRESHOLD))

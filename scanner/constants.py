@@ -384,6 +384,29 @@ RUINS_ONLY_LEAST = 2
 doubted as the printed ruins icon misread: 1 of 500 random legal games drew a terrain on ruins only
 (2 cells or more), while the printer-friendly reference sheets' ruins icon reads as farm on all six."""
 
+RUINS_INK_DISC = 0.9
+"""Radius, as a fraction of a cell patch's half-side, of the disc compared when a printed ruin read as
+paper is set against the sheet's other bare ruins (:func:`scanner.decode.inked_ruins`): the ruins icon
+and what a player draws over it; the patch's corners outside it give its paper level."""
+
+RUINS_INK_FLOOR = 0.08
+"""Darkening (mean over that disc, summed over the 3 channels, as a fraction of paper) from which a
+printed ruin read as paper counts as drawn over: the same print sits on every ruin, so ink beyond the
+other bare ruins' is a drawing. Over 1,330 cached eval- and params-split phone photos (sheets with three
+ruins or more read as paper, committed models, 2026-12-06): 185 of the 244 ruins drawn over and read as
+paper reach it (and keep their look-alikes' doubt), 348 of the 2,524 bare ones. Of the 59 drawn-over
+ruins it misses, 8 end confidently wrong, 4 more than with every ruin sharing its group's doubt: yellow
+dots or strokes too faint to darken the cell (0.02-0.09). 0.06 took 180 bare ruins on the fit photos
+for no more drawn ones; 0.10 lost three drawn ones."""
+
+RUINS_INK_RATIO = 1.0
+"""... and it must exceed this many times the bare ruins' own darkening against each other (print,
+grain and a shadow), so that a noisy photo does not call every ruin drawn over."""
+
+RUINS_INK_LEAST = 3
+"""Fewest printed ruins read as paper for them to be compared with each other: one against the median
+of at least two others."""
+
 GROUP_DOUBT_SHARE = 0.3
 """How far a look-alike group's doubtful cells pull its sure cells towards their own probabilities
 (:func:`scanner.decode.share_group_doubt`): each by this share over the group's size, so a group's doubt

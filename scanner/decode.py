@@ -76,6 +76,10 @@ from scanner.constants import (
     INKED_EMPTY_RATIO,
     LOG_FLOOR,
     PEER_WEIGHT,
+    RUINS_INK_DISC,
+    RUINS_INK_FLOOR,
+    RUINS_INK_LEAST,
+    RUINS_INK_RATIO,
     RUINS_ONLY_LEAST,
     STAR_HERO_PROBABILITY,
     TERRAIN_CLASSES,
@@ -102,6 +106,7 @@ __all__ = [
     "faint_marks_gained",
     "hero_evidence",
     "ink_against_empty",
+    "inked_ruins",
     "kinds_of_alike_marks",
     "look_alike_groups",
     "look_alikes",
@@ -437,6 +442,7 @@ def share_group_doubt(
     unsure: np.ndarray,
     *,
     share: float = GROUP_DOUBT_SHARE,
+    exempt: np.ndarray | None = None,
 ) -> np.ndarray:
     """Let the cells drawn like a doubtful cell share its doubt.
 
@@ -453,6 +459,8 @@ def share_group_doubt(
         (:func:`look_alike_groups`); unsure : (N,) bool, the cells already doubtful.
     share : the pull of a wholly doubtful group; below 0.47 no cell sure at 0.95 or more changes its
         best class.
+    exempt : (N,) bool, optional; sure cells that take no doubt from their group (their own pixels
+        already answered it, e.g. :func:`inked_ruins`); they still count in its size.
 
     Returns
     -------
@@ -463,6 +471,8 @@ def share_group_doubt(
         members = np.fromiter(group, int)
         doubtful = members[unsure[members]]
         sure = members[~unsure[members]]
+        if exempt is not None:
+            sure = sure[~exempt[sure]]
         if doubtful.size and sure.size:
             pull = share * doubtful.size / members.size  # the share of the group that is doubtful
             out[sure] = (1 - pull) * probs[sure] + pull * probs[doubtful].mean(axis=0)
@@ -497,6 +507,53 @@ def ruins_only(
         if int(cells.sum()) >= least and not (cells & ~at_ruins).any():
             doubt |= cells
     return doubt
+
+
+def inked_ruins(
+    patches: np.ndarray,
+    bare: np.ndarray,
+    *,
+    disc: float = RUINS_INK_DISC,
+    floor: float = RUINS_INK_FLOOR,
+    ratio: float = RUINS_INK_RATIO,
+    least: int = RUINS_INK_LEAST,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The printed ruins read as paper that hold a drawing, found by setting them against each other.
+
+    Every ruin carries the same print, so a ruin read as paper that is darker than the median of the
+    sheet's other bare ruins (by ``floor``, and by ``ratio`` times what those others show against
+    theirs: print, grain, shade) is drawn over. Independent of the net's weights: pixels of one sheet
+    compared with each other, as :func:`unseen_marks` does for coins. A ruin that is compared and not
+    found drawn over has answered for itself what its look-alikes' doubt would ask
+    (:func:`share_group_doubt`'s ``exempt``).
+
+    Parameters
+    ----------
+    patches : (K, P, P, 3) uint8 or float
+        The printed ruins' cell patches, white-balanced.
+    bare : (K,) bool
+        The ruins read as paper.
+
+    Returns
+    -------
+    drawn : (K,) bool
+        Bare ruins darker than the others: drawn over.
+    compared : (K,) bool
+        Bare ruins set against others (at least ``least`` bare ruins); all False when too few.
+    """
+    drawn = np.zeros(len(bare), bool)
+    idx = np.flatnonzero(bare)
+    if idx.size < least:
+        return drawn, drawn.copy()
+    paper = coin_paper(np.asarray(patches)[idx], disc=disc)
+    others = np.flatnonzero(~np.eye(idx.size, dtype=bool)).reshape(idx.size, -1) % idx.size
+    ink = coin_ink(paper, median(paper[others], axis=1), disc=disc)
+    # each ruin against the others' own inks (without it): what the sheet's bare ruins show anyway
+    noise = np.median(ink[others], axis=1)
+    drawn[idx] = (ink > floor) & (ink > ratio * noise)
+    compared = np.zeros(len(bare), bool)
+    compared[idx] = True
+    return drawn, compared
 
 
 def coloured_ink(

@@ -29,6 +29,7 @@ from scanner.decode import (
     drawn_first,
     hero_evidence,
     ink_against_empty,
+    inked_ruins,
     look_alikes,
     ruins_only,
     share_group_doubt,
@@ -467,3 +468,76 @@ def test_classify_sheet_doubts_the_sure_cells_of_a_mostly_doubtful_group(
     assert [decoded.grid[r][c] for r, c in labels] == ["?"] * 6
     assert [plain.grid[r][c] for r, c in labels] == ["?", "?"] + ["F"] * 4
     assert all(decoded.grid[r][c] == "." for r, c in map(lambda i: divmod(i, 11), rest))
+
+
+def _ruins_print(n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` cell patches of one printed ruin (a dark doorway and a lintel on paper) with sensor noise."""
+    cell = np.full((PATCH, PATCH, 3), 228.0)
+    cell[8:26, 9:13] = cell[8:26, 19:23] = cell[7:10, 8:24] = 70.0
+    noisy = cell + rng.normal(0, 3, (n, PATCH, PATCH, 3))
+    return np.clip(noisy, 0, 255).astype(np.uint8)
+
+
+def test_a_ruin_darker_than_the_other_bare_ruins_is_drawn_over() -> None:
+    rng = np.random.default_rng(3)
+    patches = _ruins_print(6, rng)
+    patches[2, 12:20, 4:28] = (40, 160, 200)  # a farm's strokes in ochre over the third ruin
+    bare = np.array([True, True, True, True, True, False])  # the last read as a terrain
+    drawn, compared = inked_ruins(patches, bare)
+    assert drawn.tolist() == [False, False, True, False, False, False]
+    assert compared.tolist() == bare.tolist()
+
+
+def test_bare_ruins_are_only_compared_when_enough_are_read_as_paper() -> None:
+    rng = np.random.default_rng(4)
+    patches = _ruins_print(6, rng)
+    patches[0, 12:20, 4:28] = 60
+    drawn, compared = inked_ruins(patches, np.array([True, True, False, False, False, False]))
+    assert not drawn.any() and not compared.any()  # one against a single other: no median to trust
+    drawn, compared = inked_ruins(patches, np.array([True, True, True, False, False, False]))
+    assert drawn.tolist() == [True] + [False] * 5 and compared[:3].all()
+
+
+def test_noisy_bare_ruins_are_not_called_drawn_over() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        patches = _ruins_print(5, rng)
+        shade = rng.uniform(0.85, 1.0, (5, 1, 1, 1))  # shade along the sheet
+        drawn, compared = inked_ruins((patches * shade).astype(np.uint8), np.ones(5, bool))
+        assert compared.all() and not drawn.any()
+
+
+def test_an_exempt_sure_cell_takes_no_doubt_from_its_group() -> None:
+    probs, unsure, groups = _whole_terrain_misread()
+    exempt = np.zeros(10, bool)
+    exempt[[2, 3]] = True
+    out = share_group_doubt(probs, groups, unsure, exempt=exempt)
+    assert np.array_equal(out[[2, 3]], probs[[2, 3]])
+    # the others are pulled as before: the exempt cells still count in the group's size
+    assert np.allclose(out[[4, 5]], share_group_doubt(probs, groups, unsure)[[4, 5]])
+
+
+def test_classify_sheet_keeps_a_bare_ruin_out_of_its_look_alikes_doubt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The printed ruins are one look-alike group; one is doubtful. The bare ones that their own pixels
+    show bare stay sure; a ruin drawn over (darker than the others) keeps the shared doubt."""
+    from rules.sides import printed_side
+
+    ruins = [r * 11 + c for r, c in sorted(printed_side("A").ruins)]
+    probs = np.full((121, 8), 0.001)
+    probs[:, 0] = 0.993
+    probs[ruins[0], 0], probs[ruins[0], FARM] = 0.6, 0.394  # the doubtful one
+    probs[ruins[1:], 0], probs[ruins[1:], FARM] = 0.96, 0.034
+    feats = np.zeros((121, 4))
+    feats[:, 0] = 1.0
+    feats[ruins] = (0.0, 1.0, 0.0, 0.0)
+    monkeypatch.setattr(classify, "classify_cells",
+                        lambda models, patches, gain=None: (probs, np.zeros(121), feats))
+    monkeypatch.setattr(classify, "adapt_to_sheet", lambda probs, *args, **kwargs: probs)
+    cells = np.full((11, 11, PATCH, PATCH, 3), 228, np.uint8)
+    cells.reshape(121, PATCH, PATCH, 3)[ruins] = _ruins_print(len(ruins), np.random.default_rng(6))
+    cells.reshape(121, PATCH, PATCH, 3)[ruins[1], 12:20, 4:28] = (40, 160, 200)  # drawn over
+    reading = classify.classify_sheet(cells, "A", decode=True)
+    labels = [reading.grid[i // 11][i % 11] for i in ruins]
+    assert labels[:2] == ["?", "?"] and labels[2:] == ["."] * (len(ruins) - 2)
