@@ -546,10 +546,9 @@ def inked_ruins(
     if idx.size < least:
         return drawn, drawn.copy()
     paper = coin_paper(np.asarray(patches)[idx], disc=disc)
-    others = np.flatnonzero(~np.eye(idx.size, dtype=bool)).reshape(idx.size, -1) % idx.size
-    ink = coin_ink(paper, median(paper[others], axis=1), disc=disc)
+    ink = inks_against_others(paper, disc=disc)
     # each ruin against the others' own inks (without it): what the sheet's bare ruins show anyway
-    noise = np.median(ink[others], axis=1)
+    noise = np.median(ink[_others(idx.size)], axis=1)
     drawn[idx] = (ink > floor) & (ink > ratio * noise)
     compared = np.zeros(len(bare), bool)
     compared[idx] = True
@@ -1034,6 +1033,18 @@ def coin_ink(
     return np.asarray(dark.mean(axis=-1).min(axis=1, initial=np.inf), float)
 
 
+def _others(n: int) -> np.ndarray:
+    """(n, n - 1) int: row ``i`` holds every index but ``i``, ascending."""
+    return np.flatnonzero(~np.eye(n, dtype=bool)).reshape(n, -1) % n
+
+
+def inks_against_others(paper: np.ndarray, *, disc: float = COIN_DISC) -> np.ndarray:
+    """(N,) float: each of ``paper``'s N (>= 2) patches (from :func:`coin_paper`) as :func:`coin_ink`
+    measures it against the median of the other N - 1: what is drawn on one of several patches that
+    share a print."""
+    return coin_ink(paper, median(paper[_others(len(paper))], axis=1), disc=disc)
+
+
 def unseen_marks(
     patches: np.ndarray,
     states: np.ndarray,
@@ -1083,8 +1094,7 @@ def unseen_marks(
         return flags
     noise = 0.0
     if light.size > 1:  # each light coin against the others: the sheet's noise
-        others = light[np.flatnonzero(~np.eye(light.size, dtype=bool)).reshape(light.size, -1) % light.size]
-        noise = float(median(coin_ink(paper[light], median(paper[others], axis=1))))
+        noise = float(median(inks_against_others(paper[light])))
     flags[first] = bool(ink > ratio * noise)
     return flags
 
