@@ -85,8 +85,11 @@ def save_whole(path: Path, arrays: Mapping[str, Any]) -> None:
     then moved: two runs filling or reading one cache (training runs, fits side by side) never replace
     each other's half-written file nor open one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
-    np.savez_compressed(tmp, **arrays)
+    # not named *.npz: a run killed mid-write leaves a file no reader of the cache's *.npz picks up
+    # (written through a file object, so numpy appends no suffix)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.part")
+    with tmp.open("wb") as f:
+        np.savez_compressed(f, **arrays)
     tmp.replace(path)
 
 

@@ -325,7 +325,7 @@ def test_two_runs_filling_one_patch_cache_do_not_replace_each_other_s_half_writt
     monkeypatch.setattr(os, "getpid", lambda: next(pids))
     nested: list[Path] = []
 
-    def save_while_another_saves(file: Path, **arrays: np.ndarray) -> None:
+    def save_while_another_saves(file: Any, **arrays: np.ndarray) -> None:
         save(file, **arrays)
         if not nested:  # the other run saves the same sheet between this run's write and its rename
             nested.append(file)
@@ -338,6 +338,26 @@ def test_two_runs_filling_one_patch_cache_do_not_replace_each_other_s_half_writt
     assert dataset.Patches.load(target).terrain.tolist() == [0, 1, 2]
 
 
+def test_a_write_killed_half_way_leaves_no_file_a_cache_reader_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run stopped while it writes leaves its part-written file behind, under a name no ``*.npz``
+    glob of the cache (``models.quantize``, ``dataset.build``) picks up."""
+    from models import dataset
+
+    save: Any = np.savez_compressed
+
+    def killed(file: Any, **arrays: np.ndarray) -> None:
+        save(file, **arrays)
+        raise KeyboardInterrupt  # stopped before the rename
+
+    monkeypatch.setattr(np, "savez_compressed", killed)
+    with pytest.raises(KeyboardInterrupt):
+        dataset.save_whole(tmp_path / "train-glyph" / "1120039.npz", {"a": np.arange(3)})
+    assert len(list((tmp_path / "train-glyph").iterdir())) == 1  # the part-written file
+    assert list((tmp_path / "train-glyph").glob("*.npz")) == []
+
+
 def test_a_rendered_photo_is_cached_whole_or_not_at_all(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -347,8 +367,8 @@ def test_a_rendered_photo_is_cached_whole_or_not_at_all(
     save: Any = np.savez_compressed
     written: list[Path] = []
 
-    def watch(file: Path, **arrays: np.ndarray) -> None:
-        written.append(Path(file))
+    def watch(file: Any, **arrays: np.ndarray) -> None:
+        written.append(Path(file.name))
         save(file, **arrays)
 
     monkeypatch.setattr(np, "savez_compressed", watch)
