@@ -26,7 +26,17 @@ import torch
 from torch import nn
 
 from models import dataset as ds
-from models.net import CELL_INPUT, COIN_INPUT, EDGE_INPUT, STAR_CLASSES, CellNet, CoinNet, EdgeNet, SmallNet
+from models.net import (
+    CELL_INPUT,
+    COIN_INPUT,
+    EDGE_INPUT,
+    POOLS,
+    STAR_CLASSES,
+    CellNet,
+    CoinNet,
+    EdgeNet,
+    SmallNet,
+)
 from scanner.constants import COIN_CLASSES, EDGE_CLASSES, TERRAIN_CLASSES
 from scanner.nets import MANIFEST, prepare
 
@@ -800,6 +810,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--only", default=",".join(TASKS), help="nets to train (the others are kept from --out)")
     ap.add_argument("--cell-widths", default="16,32,48,64", help="conv widths of the cell net")
     ap.add_argument("--coin-widths", default="12,24,32", help="conv widths of the coin net")
+    ap.add_argument("--cell-pool", default="avg", choices=POOLS,
+                    help="how the cell net pools its last feature map: the mean, or the mean and the maximum")
     ap.add_argument("--resume", type=Path, default=None,
                     help="finish a stopped run: calibrate, export and measure this checkpoint (one net)")
     ap.add_argument("--families", default=None,
@@ -843,7 +855,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     widths = tuple(int(w) for w in args.cell_widths.split(","))
     tasks = dict(TASKS)
     coin_widths = tuple(int(w) for w in args.coin_widths.split(","))
-    tasks["cell"] = replace(TASKS["cell"], make=lambda: CellNet(widths))
+    tasks["cell"] = replace(TASKS["cell"], make=lambda: CellNet(widths, args.cell_pool))
     tasks["coin"] = replace(TASKS["coin"], make=lambda: CoinNet(coin_widths))
     kept: dict[str, Any] = {}
     if set(only) != set(TASKS):
@@ -946,6 +958,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             entries[task.name]["widths"] = list(coin_widths)
         if task.name == "cell":
             entries[task.name]["widths"] = list(widths)
+            if args.cell_pool != "avg":  # absent when the mean: the committed manifests stay as they were
+                entries[task.name]["pool"] = args.cell_pool
             if args.rare_repeat > 1:  # the temperatures above were fitted without it
                 shift = repeat_shift(tr[1][0], tr[1][1], args.rare_repeat)
                 entries[task.name]["log_prior_shift"] = {"terrain": [float(v) for v in shift]}

@@ -518,3 +518,35 @@ def test_mixup_blends_patches_and_losses_by_one_weight_and_zero_trains_as_before
     mixed = fit(mixup=0.4)
     assert not all(torch.equal(a, b) for a, b in zip(plain_net.state_dict().values(),
                                                       mixed.state_dict().values(), strict=True))
+
+
+def test_a_cell_net_pooling_mean_and_maximum_exports_twice_the_features(tmp_path: Path) -> None:
+    import torch
+
+    from models.net import CellNet
+
+    net = CellNet(pool="avgmax").eval()
+    x = torch.zeros(2, 3, 32, 32)
+    x[1, :, 4:8, 4:8] = 1.0  # a mark in one corner: its maximum shows it wherever it lies
+    with torch.no_grad():
+        terrain, star, features = net(x)
+        plain = CellNet().eval()
+        trunk = {k: v for k, v in net.state_dict().items() if k.startswith("trunk")}
+        plain.load_state_dict(trunk, strict=False)
+        mean_only = plain(x)[2]
+    assert features.shape == (2, 128) and terrain.shape == (2, 8) and star.shape == (2, 2)
+    assert torch.allclose(features[:, :64], mean_only)  # the mean half is the plain net's features
+    assert not torch.allclose(features[:, 64:], features[:, :64])
+    with pytest.raises(ValueError, match="pool"):
+        CellNet(pool="median")
+
+    out = _committed_models(tmp_path)
+    code = train.main(["--out", str(out), "--cells", "360", "--eval-cells", "120", "--epochs", "1",
+                       "--threads", "1", "--cache", str(tmp_path / "cache"), "--only", "cell",
+                       "--cell-pool", "avgmax"])
+    assert code == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["models"]["cell"]["pool"] == "avgmax"
+    reading = classify_sheet(np.random.default_rng(2).integers(0, 256, (11, 11, 32, 32, 3), dtype=np.uint8),
+                             "A", models=load_models(out))
+    assert np.allclose(reading.probabilities.sum(axis=-1), 1.0, atol=1e-5)
