@@ -377,7 +377,6 @@ def classify_sheet(
     outlines = {}
     found = None  # the outlined pieces, when decoding reads them
     inked = np.zeros(len(probs), bool)  # cells read empty that the sheet shows drawn
-    bare = None  # printed ruins whose own pixels show them bare (they take no shared doubt)
     if edge_strips is not None and decode and not every_edge and set(_EDGE_KEYS) <= edge_strips.keys():
         empty = probs.argmax(axis=1) == TERRAIN_CLASSES.index("empty")
         outlines = read_piece_outlines(m, edge_strips, gain, drawable, empty)
@@ -395,9 +394,6 @@ def classify_sheet(
         probs = hero_evidence(probs, star_p.reshape(SIZE, SIZE), drawable.reshape(SIZE, SIZE))
         probs, coloured = doubt_coloured_empties(probs, patches, gain, drawable, printed)
         inked |= coloured
-        # a printed ruin read as paper and no darker than the sheet's other bare ruins has answered for
-        # itself what its look-alikes' doubt would ask (the print makes every ruin one look-alike group)
-        bare = bare_ruins(probs, patches, gain, printed)
     best = probs.argmax(axis=1)
     conf = probs.max(axis=1)
     # a terrain read on printed ruins and nowhere else is the ruins icon misread
@@ -405,7 +401,10 @@ def classify_sheet(
     if decode:
         unsure_cells |= ruins_only(best, printed.ruins)
         # a terrain drawn in an unfamiliar way is misread as a whole: its look-alikes share its doubt
-        # (at the default threshold no best class changes; best is taken again for any other)
+        # (at the default threshold no best class changes; best is taken again for any other), but a
+        # printed ruin read as paper and no darker than the sheet's other bare ruins has answered for
+        # itself what its look-alikes' doubt would ask (the print makes every ruin one look-alike group)
+        bare = bare_ruins(probs, patches, gain, printed)
         probs = share_group_doubt(probs, groups, unsure_cells, exempt=bare)
         # ... and a cell the sheet shows drawn is best guessed as drawn (it stays '?': under 0.95),
         # unless the ink is a hit star the net sees there

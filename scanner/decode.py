@@ -550,9 +550,7 @@ def inked_ruins(
     # each ruin against the others' own inks (without it): what the sheet's bare ruins show anyway
     noise = np.median(ink[_others(idx.size)], axis=1)
     drawn[idx] = (ink > floor) & (ink > ratio * noise)
-    compared = np.zeros(len(bare), bool)
-    compared[idx] = True
-    return drawn, compared
+    return drawn, np.asarray(bare, bool).copy()  # every bare ruin was compared
 
 
 def coloured_ink(
