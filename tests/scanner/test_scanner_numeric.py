@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from scanner.numeric import average_linkage_groups, byte_rank, gaussian_blur
+from scanner.numeric import average_linkage_groups, blur_images, byte_rank, gaussian_blur
 
 scipy_hierarchy = pytest.importorskip("scipy.cluster.hierarchy")
 scipy_ndimage = pytest.importorskip("scipy.ndimage")
@@ -74,6 +74,18 @@ def test_gaussian_blur_of_float32_is_the_in_order_sum_bit_for_bit(seed: int) -> 
     sigma = (0.6, 1.0, 1.5, 2.5)[seed % 4]  # radius 2..10: some longer than a short side
     axes = ((1, 2), (2, 1), (1,), (2,), (0, 1))[seed % 5]
     np.testing.assert_array_equal(gaussian_blur(x, sigma, axes), _blur_by_shifted_sums(x, sigma, axes))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_blur_images_blurs_each_image_as_gaussian_blur_does(seed: int) -> None:
+    """The images are blurred together but each on its own: none bleeds into the next."""
+    rng = np.random.default_rng(seed)
+    shape = (int(rng.integers(1, 9)), int(rng.integers(12, 40)), int(rng.integers(12, 40)))
+    x = rng.uniform(0, 255, shape).astype(np.float32)
+    sigma = (0.6, 1.0, 2.0, 2.5)[seed % 4]
+    fast = blur_images(x, sigma)
+    assert fast.dtype == np.float32 and fast.shape == x.shape
+    np.testing.assert_allclose(fast, gaussian_blur(x, sigma, (1, 2)), atol=1e-3)
 
 
 def _numpys_and_ours(seed: int) -> tuple[np.ndarray, int | None, float]:
