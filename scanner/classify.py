@@ -46,6 +46,7 @@ from scanner.decode import (
     coloured_ink,
     count_against_print,
     crowded_track,
+    dark_spots,
     decode_coin_track,
     drawn_first,
     faint_marks_gained,
@@ -302,14 +303,14 @@ def label_cells(
     return tuple("".join(row) for row in rows), tuple(doubtful)
 
 
-def doubt_coloured_empties(
+def doubt_inked_empties(
     probs: np.ndarray, patches: np.ndarray, gain: np.ndarray, drawable: np.ndarray, printed: PrintedSide
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``probs`` (121, C) with the cells read empty that hold coloured ink doubted
-    (:func:`scanner.decode.ink_against_empty`), the paper judged from the cells read empty; and
-    (121,) bool, the cells doubted.
+    """``probs`` (121, C) with the cells read empty that hold coloured ink or dark spots doubted
+    (:func:`scanner.decode.ink_against_empty`, :func:`scanner.decode.dark_spots`), the paper judged from
+    the cells read empty; and (121,) bool, the cells doubted.
 
-    Printed ruins are left alone: their print is coloured on most sheets.
+    Printed ruins are left alone: their print is coloured and drawn on most sheets.
     """
     open_cells = drawable & ~cells_mask(printed.ruins, SIZE)
     i = CELL_INK_INSET
@@ -317,7 +318,13 @@ def doubt_coloured_empties(
     centres = white_balance(np.ascontiguousarray(patches[..., i:-i:2, i:-i:2, :]), gain=gain)
     quiet = open_cells & (probs.argmax(axis=1) == TERRAIN_CLASSES.index("empty"))
     ink = coloured_ink(centres.reshape(-1, *centres.shape[-3:]), quiet)
-    return ink_against_empty(probs, ink, open_cells)
+    # dark spots only where a cell read empty could be doubted: they are those cells' paper too
+    spotted = np.zeros(len(probs), bool)
+    at = np.flatnonzero(quiet)
+    if at.size:
+        spotted[at] = dark_spots(white_balance(patches.reshape(-1, *patches.shape[-3:])[at], gain=gain),
+                                 np.ones(at.size, bool))
+    return ink_against_empty(probs, ink, open_cells, spotted=spotted)
 
 
 def bare_ruins(probs: np.ndarray, patches: np.ndarray, gain: np.ndarray, printed: PrintedSide) -> np.ndarray:
@@ -392,8 +399,8 @@ def classify_sheet(
         inked |= drawn_on
     if decode:
         probs = hero_evidence(probs, star_p.reshape(SIZE, SIZE), drawable.reshape(SIZE, SIZE))
-        probs, coloured = doubt_coloured_empties(probs, patches, gain, drawable, printed)
-        inked |= coloured
+        probs, shown = doubt_inked_empties(probs, patches, gain, drawable, printed)
+        inked |= shown
     best = probs.argmax(axis=1)
     conf = probs.max(axis=1)
     # a terrain read on printed ruins and nowhere else is the ruins icon misread

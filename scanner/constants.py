@@ -438,6 +438,33 @@ cells read empty with confidence, off the printed ruins (30 eval-split phone pho
 eval (17 of them one sheet's pale yellow dotted farms) and 1 of 4 on params, against 4, 22 and 4 empty
 cells (at 0.03: 18, 1 / 4, 15, 2; 0.05: 10, 1 / 3, 9, 0)."""
 
+CELL_SPOT_SIGMA = 2.0
+"""Gaussian sigma in px of the local paper level that a cell's dark spots stand out of
+(:func:`scanner.decode.dark_spots`): wider than a dot or a pencil line, narrower than the cell."""
+
+CELL_SPOT_INSET = 5
+"""Pixels of a cell patch's each side left out when looking for dark spots (of :data:`PATCH`): the rim
+holds the pencil outlines of the pieces."""
+
+CELL_SPOT_PERCENTILE = 95.0
+"""The percentile of a cell's local darkening (the blurred grey less the grey) that measures its dark
+spots: a drawing's dots and strokes cover a few per cent of the cell, paper grain none."""
+
+CELL_SPOT_FLOOR = 0.05
+"""Dark spots (of 255 levels) from which a cell read empty counts as drawn on
+(:func:`scanner.decode.dark_spots`). Fitted 2026-12-06 on the 180 eval-split fit photos (seeds 7,305,000..,
+30 a family of graphite, glyph, colour fills, fills with icons, marker and mixed; phone tier; open cells
+read empty, 9,834): of 75 drawn cells so read it flags 57, the 12 of the 13 confident ones among them
+(one sheet's grey dotted farms, read empty at 0.95-0.99), and 2 of 9,759 empty cells. Sigma 1.5-3,
+percentile 95-97, floor 0.04-0.08 and ratio 1.5-2.5 all flagged 12 of the 13 with 1-6 empty cells; the
+coloured-ink share (``CELL_INK_SHARE``) flags none of them: the dots are grey. In the product on those
+photos (``eval_families.py`` at those seeds): glyph's confident errors 0.51 -> 0.15 %, cells right by
+best guess 95.77 -> 96.78 %."""
+
+CELL_SPOT_RATIO = 2.0
+"""... and the cell's dark spots must reach this many times the median of the sheet's open cells read
+empty (their grain, the camera's noise), so that a noisy photo does not call every empty cell drawn."""
+
 CELL_INK_EMPTY_CAP = 0.5
 """The most a cell with coloured ink keeps of its probability of being empty (the rest goes to its
 terrains as the net ranks them): the cell becomes ``?`` and the terrains it may hold are weighed."""

@@ -36,6 +36,7 @@ from collections.abc import Iterable
 from functools import cache
 from itertools import pairwise
 
+import cv2
 import numpy as np
 
 from rules.shapes import HEROES
@@ -45,6 +46,11 @@ from scanner.constants import (
     CELL_INK_CHROMA,
     CELL_INK_EMPTY_CAP,
     CELL_INK_SHARE,
+    CELL_SPOT_FLOOR,
+    CELL_SPOT_INSET,
+    CELL_SPOT_PERCENTILE,
+    CELL_SPOT_RATIO,
+    CELL_SPOT_SIGMA,
     CLUSTER_DISTANCE,
     COIN_BEYOND_EMPTY,
     COIN_BEYOND_MARKS,
@@ -84,7 +90,7 @@ from scanner.constants import (
     STAR_HERO_PROBABILITY,
     TERRAIN_CLASSES,
 )
-from scanner.numeric import average_linkage_groups, byte_rank, gaussian_blur, median
+from scanner.numeric import average_linkage_groups, blur_images, byte_rank, gaussian_blur, median
 from scanner.numeric import percentile as percentile_of
 
 __all__ = [
@@ -584,15 +590,66 @@ def coloured_ink(
     return np.asarray((spread > paper + chroma * 255.0).mean(axis=1))
 
 
+#: Weights of :func:`dark_spots`' grey: the mean of the three channels.
+_THIRDS = np.full((1, 3), 1.0 / 3.0, np.float32)
+
+
+def dark_spots(
+    patches: np.ndarray,
+    quiet: np.ndarray,
+    *,
+    sigma: float = CELL_SPOT_SIGMA,
+    inset: int = CELL_SPOT_INSET,
+    percentile: float = CELL_SPOT_PERCENTILE,
+    floor: float = CELL_SPOT_FLOOR,
+    ratio: float = CELL_SPOT_RATIO,
+) -> np.ndarray:
+    """Flag the cells holding dark spots that the sheet's quiet cells do not: dots, strokes, a drawing.
+
+    A grey drawing of an unfamiliar design (dotted farms, faint hatching) reads as paper with confidence,
+    and the coloured-ink check cannot see grey. Its dots and lines stand out of the paper around them,
+    which grain does not: each cell's grey less its blur, the ``percentile`` of that darkening inside the
+    ``inset`` (the value at that rank, not interpolated), is set against the median of the ``quiet``
+    cells'. Independent of the net's weights.
+
+    Parameters
+    ----------
+    patches : (N, P, P, 3) uint8
+        Cell patches, white-balanced.
+    quiet : (N,) bool
+        The cells taken for the sheet's paper (e.g. those read as empty, off the printed ruins); with
+        none, every cell.
+    sigma, inset, percentile, floor, ratio : see :data:`scanner.constants.CELL_SPOT_SIGMA` and the
+        constants after it; ``floor`` is in 255ths.
+
+    Returns
+    -------
+    (N,) bool
+    """
+    if not len(patches):
+        return np.zeros(0, bool)
+    n, size = patches.shape[:2]
+    # the channels' mean by OpenCV: numpy's mean of uint8 pixels into float32 takes twice the whole check
+    flat = patches.reshape(n * size, size, 3).astype(np.float32)
+    grey = cv2.transform(flat, _THIRDS).reshape(n, size, size)
+    darker = blur_images(grey, sigma) - grey
+    inner = darker[:, inset:-inset, inset:-inset].reshape(n, -1)
+    rank = int(percentile / 100.0 * (inner.shape[1] - 1))
+    spots = np.partition(inner, rank, axis=1)[:, rank] / 255.0
+    level = float(median(spots[quiet] if quiet.any() else spots))
+    return np.asarray((spots > floor) & (spots > ratio * level))
+
+
 def ink_against_empty(
     probs: np.ndarray,
     ink: np.ndarray,
     candidates: np.ndarray,
     *,
+    spotted: np.ndarray | None = None,
     share: float = CELL_INK_SHARE,
     cap: float = CELL_INK_EMPTY_CAP,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Doubt the cells read as empty that hold coloured ink.
+    """Doubt the cells read as empty that hold coloured ink, or dark spots (``spotted``).
 
     A pale wash or a dotted fill in a colour the net has never seen drawn reads as paper, confidently,
     and the look-alike pooling makes the whole terrain agree. Such a cell keeps at most ``cap`` of its
@@ -604,6 +661,7 @@ def ink_against_empty(
     probs : (N, C) probabilities, empty first (:data:`TERRAIN_CLASSES`).
     ink : (N,) from :func:`coloured_ink`.
     candidates : (N,) bool, the cells that may be doubted (drawable, off the printed ruins).
+    spotted : (N,) bool, optional; cells shown drawn by :func:`dark_spots`, doubted alike.
     share, cap : :data:`scanner.constants.CELL_INK_SHARE`, :data:`CELL_INK_EMPTY_CAP`.
 
     Returns
@@ -611,7 +669,8 @@ def ink_against_empty(
     probs : (N, C), a copy where changed.
     flagged : (N,) bool, the cells whose empty probability was capped.
     """
-    flagged = candidates & (probs.argmax(axis=1) == 0) & (ink >= share) & (probs[:, 0] > cap)
+    inked = ink >= share if spotted is None else (ink >= share) | spotted
+    flagged = candidates & (probs.argmax(axis=1) == 0) & inked & (probs[:, 0] > cap)
     if not flagged.any():
         return probs, flagged
     return cap_empty(probs, flagged, probs[flagged, 1:], cap), flagged

@@ -11,6 +11,8 @@ from scanner.constants import (
     CELL_INK_EMPTY_CAP,
     CELL_INK_INSET,
     CELL_INK_SHARE,
+    CELL_SPOT_FLOOR,
+    CELL_SPOT_INSET,
     CONFIDENCE_THRESHOLD,
     GROUP_DOUBT_SHARE,
     HERO_RING_BOOSTS,
@@ -25,6 +27,7 @@ from scanner.decode import (
     attack_stars,
     coloured_ink,
     crowded_track,
+    dark_spots,
     decode_coin_track,
     drawn_first,
     hero_evidence,
@@ -136,6 +139,55 @@ def test_ink_against_empty_doubts_an_empty_reading_of_coloured_ink() -> None:
     assert same is probs and not none.any()
 
 
+def _paper(n: int, *, grain: float = 3.0, seed: int = 5) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return np.clip(rng.normal(228, grain, (n, PATCH, PATCH, 3)), 0, 255).astype(np.uint8)
+
+
+def _dots(cell: np.ndarray, grey: int, step: int = 4) -> None:
+    """Grey dots of 2 px every ``step`` px over the cell's middle, in place (a dotted farm in pencil)."""
+    for y in range(8, 24, step):
+        for x in range(8, 24, step):
+            cell[y : y + 2, x : x + 2] = grey
+
+
+def test_dark_spots_finds_grey_dots_that_coloured_ink_cannot() -> None:
+    cells = _paper(12)
+    _dots(cells[3], 170)  # grey: no chroma at all
+    quiet = np.ones(12, bool)
+    assert dark_spots(cells, quiet).tolist() == [i == 3 for i in range(12)]
+    i = CELL_INK_INSET
+    assert coloured_ink(np.ascontiguousarray(cells[:, i:-i, i:-i]), quiet)[3] < CELL_INK_SHARE
+
+
+def test_dark_spots_are_set_against_the_sheets_own_grain_and_the_floor() -> None:
+    # a noisy photo: every cell grainy; dots no stronger than the grain are no drawing
+    noisy = _paper(12, grain=14.0)
+    _dots(noisy[3], 205)
+    assert not dark_spots(noisy, np.ones(12, bool)).any()
+    # faint dots on clean paper: under the floor they are not taken, above it they are
+    cells = _paper(12, grain=1.0)
+    _dots(cells[3], 224)
+    assert not dark_spots(cells, np.ones(12, bool))[3]
+    assert dark_spots(cells, np.ones(12, bool), floor=CELL_SPOT_FLOOR / 10)[3]
+
+
+def test_dark_spots_leave_the_rim_to_the_outlines_and_need_no_cells() -> None:
+    cells = _paper(8)
+    cells[5, :CELL_SPOT_INSET, :] = 40  # a piece's pencil outline along the cell's top edge
+    assert not dark_spots(cells, np.ones(8, bool)).any()
+    assert dark_spots(cells[:0], np.zeros(0, bool)).shape == (0,)
+
+
+def test_ink_against_empty_doubts_a_spotted_empty_reading() -> None:
+    probs = np.tile([[0.97, 0.01, 0.01, 0.006, 0.002, 0.001, 0.0005, 0.0005]], (3, 1))
+    candidates = np.array([True, True, False])
+    spotted = np.array([False, True, True])  # cell 2 lies on printed ruins
+    out, flagged = ink_against_empty(probs, np.zeros(3), candidates, spotted=spotted)
+    assert flagged.tolist() == [False, True, False]
+    assert out[1, 0] == pytest.approx(CELL_INK_EMPTY_CAP)
+
+
 def test_drawn_first_puts_empty_under_the_likeliest_drawn_class() -> None:
     probs = np.zeros((3, 8))
     probs[:, 0] = 0.5, 0.5, 1.0
@@ -172,6 +224,21 @@ def test_classify_sheet_doubts_an_empty_cell_holding_coloured_ink(monkeypatch: p
     # its best guess is the terrain the net ranks first after paper (drawn_first), paper still plausible
     a1 = decoded.probabilities[0, 0]
     assert a1.argmax() == TERRAIN_CLASSES.index("farm") and 0.02 < a1[0] < CELL_INK_EMPTY_CAP
+
+
+def test_classify_sheet_doubts_an_empty_cell_holding_grey_dots(monkeypatch: pytest.MonkeyPatch) -> None:
+    probs = np.full((121, 8), 0.001)
+    probs[:, 0] = 0.993
+    probs[:, 3] = 0.002  # farm the likeliest terrain after paper
+    probs /= probs.sum(axis=1, keepdims=True)
+    monkeypatch.setattr(classify, "classify_cells",
+                        lambda models, patches, gain=None: (probs, np.zeros(121), np.eye(121, 8)))
+    cells = _paper(121).reshape(11, 11, PATCH, PATCH, 3)
+    _dots(cells[0, 0], 160)  # A1: a grey dotted farm the net reads as paper
+    decoded = classify.classify_sheet(cells, "A", adapt=False, decode=True)
+    assert decoded.grid[0][0] == "?" and decoded.doubtful == ("A1",)
+    assert decoded.probabilities[0, 0].argmax() == TERRAIN_CLASSES.index("farm")
+    assert classify.classify_sheet(cells, "A", adapt=False, decode=False).grid[0][0] == "."
 
 
 def test_a_track_marked_from_end_to_end_is_doubted() -> None:
