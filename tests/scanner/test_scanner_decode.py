@@ -207,13 +207,18 @@ def test_drawn_first_puts_empty_under_the_likeliest_drawn_class() -> None:
     assert drawn_first(probs, np.zeros(3, bool)) is probs
 
 
-def test_classify_sheet_doubts_an_empty_cell_holding_coloured_ink(monkeypatch: pytest.MonkeyPatch) -> None:
+def _net_reads_paper(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stand-in cell net reading every cell as paper at 0.993, farm the likeliest terrain after it."""
     probs = np.full((121, 8), 0.001)
     probs[:, 0] = 0.993
-    probs[:, 3] = 0.002  # farm the likeliest terrain after paper
+    probs[:, 3] = 0.002
     probs /= probs.sum(axis=1, keepdims=True)
     monkeypatch.setattr(classify, "classify_cells",
                         lambda models, patches, gain=None: (probs, np.zeros(121), np.eye(121, 8)))
+
+
+def test_classify_sheet_doubts_an_empty_cell_holding_coloured_ink(monkeypatch: pytest.MonkeyPatch) -> None:
+    _net_reads_paper(monkeypatch)
     rng = np.random.default_rng(9)
     cells = np.clip(rng.normal(228, 3, (11, 11, PATCH, PATCH, 3)), 0, 255).astype(np.uint8)
     cells[0, 0, 8:24:3, 8:24:3] = (120, 200, 230)  # A1: pale yellow dots the net reads as paper
@@ -227,12 +232,7 @@ def test_classify_sheet_doubts_an_empty_cell_holding_coloured_ink(monkeypatch: p
 
 
 def test_classify_sheet_doubts_an_empty_cell_holding_grey_dots(monkeypatch: pytest.MonkeyPatch) -> None:
-    probs = np.full((121, 8), 0.001)
-    probs[:, 0] = 0.993
-    probs[:, 3] = 0.002  # farm the likeliest terrain after paper
-    probs /= probs.sum(axis=1, keepdims=True)
-    monkeypatch.setattr(classify, "classify_cells",
-                        lambda models, patches, gain=None: (probs, np.zeros(121), np.eye(121, 8)))
+    _net_reads_paper(monkeypatch)
     cells = _paper(121).reshape(11, 11, PATCH, PATCH, 3)
     _dots(cells[0, 0], 160)  # A1: a grey dotted farm the net reads as paper
     decoded = classify.classify_sheet(cells, "A", adapt=False, decode=True)
