@@ -107,6 +107,7 @@ __all__ = [
     "coloured_ink",
     "count_against_print",
     "crowded_track",
+    "dark_spots",
     "decode_coin_track",
     "drawn_first",
     "faint_marks_gained",

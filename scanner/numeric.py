@@ -26,7 +26,7 @@ import numpy as np
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-__all__ = ["average_linkage_groups", "byte_rank", "gaussian_blur", "median", "percentile"]
+__all__ = ["average_linkage_groups", "blur_images", "byte_rank", "gaussian_blur", "median", "percentile"]
 
 
 def average_linkage_groups(points: np.ndarray, distance: float) -> np.ndarray:
