@@ -94,7 +94,9 @@ def average_linkage_groups(points: np.ndarray, distance: float) -> np.ndarray:
     return np.asarray(rank[groups], int)
 
 
-def gaussian_blur(x: np.ndarray, sigma: float, axes: Sequence[int], truncate: float = 4.0) -> np.ndarray:
+def gaussian_blur(
+    x: np.ndarray, sigma: float, axes: Sequence[int], truncate: float = 4.0, *, float32_sums: bool = False
+) -> np.ndarray:
     """Gaussian blur of `x` along `axes`, as ``scipy.ndimage.gaussian_filter`` with ``mode="reflect"``.
 
     Parameters
@@ -103,10 +105,13 @@ def gaussian_blur(x: np.ndarray, sigma: float, axes: Sequence[int], truncate: fl
     sigma : standard deviation in samples, the same on every axis in `axes`.
     axes : the axes to blur.
     truncate : the kernel reaches ``truncate * sigma`` samples each way.
+    float32_sums : sum each pass in float32 (for float32 `x` longer than the kernel's reach along each
+        axis): within 1e-4 of the float64 sums on 0-255 pixels, without their float64 copies.
 
     Returns
     -------
-    Array of `x`'s shape and float dtype (each axis pass is summed in float64 and stored as that dtype).
+    Array of `x`'s shape and float dtype (each axis pass is summed in float64, or float32, and stored as
+    that dtype).
     """
     weights = _gaussian_weights(float(sigma), float(truncate))
     radius = len(weights) // 2
@@ -116,7 +121,7 @@ def gaussian_blur(x: np.ndarray, sigma: float, axes: Sequence[int], truncate: fl
         pre, length = math.prod(out.shape[:axis]), out.shape[axis]
         post = math.prod(out.shape[axis + 1 :])
         if length > radius and pre * post > 0:
-            out = _blur_along(out.reshape(pre, length, post), weights, dtype).reshape(out.shape)
+            out = _blur_along(out.reshape(pre, length, post), weights, dtype, float32_sums).reshape(out.shape)
             continue
         pad = [(0, 0)] * out.ndim
         pad[axis] = (radius, radius)
@@ -133,24 +138,14 @@ def gaussian_blur(x: np.ndarray, sigma: float, axes: Sequence[int], truncate: fl
 
 def blur_images(images: np.ndarray, sigma: float, truncate: float = 4.0) -> np.ndarray:
     """(N, h, w) float32 images each blurred on its own as :func:`gaussian_blur` blurs them along axes 1
-    and 2 (reflected edges, the same taps), summed in float32: within 1e-4 of it on 0-255 pixels and five
-    times faster on a sheet's cells (two OpenCV passes over every image at once, no float64 copies).
-    Each image at least as tall and wide as the kernel's reach (``truncate * sigma``).
+    and 2, summed in float32 (``float32_sums``): five times faster on a sheet's cells than the float64
+    sums. Each image at least as tall and wide as the kernel's reach (``truncate * sigma``).
 
     Returns
     -------
     (N, h, w) float32
     """
-    n, h, w = images.shape
-    taps = np.asarray(_gaussian_weights(float(sigma), float(truncate)), np.float32)
-    one = np.ones(1, np.float32)
-    # down the columns with the images side by side (no column runs from one image into the next) ...
-    side = np.ascontiguousarray(images.transpose(1, 0, 2), np.float32).reshape(h, n * w)
-    down = cv2.sepFilter2D(side, -1, one, taps, borderType=cv2.BORDER_REFLECT)
-    # ... then along the rows with the images one above the other
-    stacked = np.ascontiguousarray(np.asarray(down).reshape(h, n, w).transpose(1, 0, 2)).reshape(n * h, w)
-    across = cv2.sepFilter2D(stacked, -1, taps, one, borderType=cv2.BORDER_REFLECT)
-    return np.asarray(across).reshape(n, h, w)
+    return gaussian_blur(np.asarray(images, np.float32), sigma, (1, 2), truncate, float32_sums=True)
 
 
 @cache
@@ -164,23 +159,27 @@ def _gaussian_weights(sigma: float, truncate: float) -> np.ndarray:
     return weights
 
 
-def _blur_along(x: np.ndarray, weights: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """(P, L, Q) convolved with `weights` along L in float64 and stored as `dtype`, edges reflected
-    (``cv2.BORDER_REFLECT``, the edge sample repeated): OpenCV's separable filter, 4x faster on a
-    sheet's coins than summing shifted copies; stored as float32 the two agree bit for bit (the tests
+def _blur_along(
+    x: np.ndarray, weights: np.ndarray, dtype: np.dtype, float32_sums: bool = False
+) -> np.ndarray:
+    """(P, L, Q) convolved with `weights` along L in float64 (or float32) and stored as `dtype`, edges
+    reflected (``cv2.BORDER_REFLECT``, the edge sample repeated): OpenCV's separable filter, 4x faster on
+    a sheet's coins than summing shifted copies; stored as float32 the two agree bit for bit (the tests
     check). OpenCV widens float32 pixels to its float64 sums itself, exactly as a copy would."""
-    one = np.ones(1)
+    sums: type[np.floating[Any]] = np.float32 if float32_sums else np.float64
+    depth = cv2.CV_32F if float32_sums else cv2.CV_64F
+    taps: np.ndarray[Any, np.dtype[np.floating[Any]]] = np.asarray(weights, sums)
+    one: np.ndarray[Any, np.dtype[np.floating[Any]]] = np.ones(1, sums)
     src = x if x.dtype in (np.float32, np.float64) else x.astype(np.float64)
     if x.shape[2] <= 4:  # a few channels: one image of P rows, filtered along its width
-        out = cv2.sepFilter2D(src, cv2.CV_64F, weights, one, borderType=cv2.BORDER_REFLECT)
+        out = cv2.sepFilter2D(src, depth, taps, one, borderType=cv2.BORDER_REFLECT)
         return np.asarray(out).astype(dtype, copy=False)
     # else the P images side by side, one image of L rows filtered along its height (each column is
     # filtered on its own, so the numbers are those of one image at a time); one copy each way
     p, length, q = x.shape
-    lanes = np.empty((length, p, q), np.float64)
+    lanes = np.empty((length, p, q), sums)
     lanes[...] = src.transpose(1, 0, 2)
-    filtered = cv2.sepFilter2D(lanes.reshape(length, p * q), cv2.CV_64F, one, weights,
-                               borderType=cv2.BORDER_REFLECT)
+    filtered = cv2.sepFilter2D(lanes.reshape(length, p * q), depth, one, taps, borderType=cv2.BORDER_REFLECT)
     result = np.empty((p, length, q), dtype)
     result[...] = np.asarray(filtered).reshape(length, p, q).transpose(1, 0, 2)
     return result
