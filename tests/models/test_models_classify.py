@@ -87,6 +87,8 @@ def test_tampered_model_file_is_refused(tmp_path: Path) -> None:
     [
         (lambda m: m["models"]["cell"]["classes"].reverse(), "classes"),
         (lambda m: m["models"]["coin"]["input"].update(size=[24, 24]), "input"),
+        (lambda m: m["models"]["cell"]["input"].pop("space_to_depth"), "input"),  # uint8 blocks, not float
+        (lambda m: m["models"]["coin"]["input"].update(space_to_depth=2), "input"),
         (lambda m: m["models"]["edge"].update(outputs=["edge"]), "outputs"),
         (lambda m: m["models"].pop("edge"), "no 'edge' model"),
     ],

@@ -14,7 +14,7 @@ import numpy as np
 import onnxruntime as ort
 import pytest
 
-from scanner.nets import MANIFEST, default_model_dir, load_models, prepare, softmax
+from scanner.nets import MANIFEST, default_model_dir, load_models, pixels, prepare, softmax, space_to_depth
 
 MODEL_DIR = default_model_dir()
 #: The toy stand-in for the edge net: widths of its three conv blocks (the real one's are 12/24/32).
@@ -121,6 +121,62 @@ def test_uint8_max_pool_rewrite_changes_no_number(toy_models: Path, patch_cache:
         np.testing.assert_array_equal(a, b)
     with pytest.raises(ValueError, match="no MaxPool"):
         quantize.pool_in_uint8(rewritten)  # nothing left to move
+
+
+def _conv3x3(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(N, H, W, C) zero-padded 3x3 convolution by (O, C, 3, 3), plus ``b``: (N, H, W, O), float64."""
+    padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    h, wd = x.shape[1:3]
+    out: np.ndarray = np.zeros((*x.shape[:3], len(w))) + b
+    for i, j in np.ndindex(3, 3):
+        out += padded[:, i : i + h, j : j + wd] @ w[:, :, i, j].T
+    return out
+
+
+def test_block_weights_are_the_normalised_convolution_and_pool() -> None:
+    """One 3x3 convolution over 2x2 pixel blocks, the max taken over each output's four positions, is the
+    first block on normalised pixels: ReLU(conv) then a 2x2 max-pool, to float rounding. The means are
+    equal so the zero point stands exactly for the normalised zero the padding holds."""
+    quantize = pytest.importorskip("models.quantize")
+    rng = np.random.default_rng(2)
+    w, b = rng.normal(0, 0.5, (4, 3, 3, 3)), rng.normal(0, 0.2, 4)
+    mean, std = np.full(3, 0.6), np.array([0.2, 0.15, 0.25])
+    x = rng.integers(0, 256, (3, 8, 12, 3), dtype=np.uint8)
+    y = np.maximum(_conv3x3((x / 255.0 - mean) / std, w, b), 0)
+    want = y.reshape(3, 4, 2, 6, 2, 4).max(axis=(2, 4))
+    positions, weights, bias, zero = quantize._block_weights(w, b, mean, std)
+    assert (positions, weights.shape, zero) == (4, (16, 12, 3, 3), 153)
+    blocks = np.maximum(_conv3x3(space_to_depth(x, 2).astype(np.float64) - zero, weights, bias), 0)
+    got = blocks.reshape(3, 4, 6, positions, 4).max(axis=3)
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-9)
+
+
+def test_pixels_in_reads_uint8_blocks_like_the_float_first_block(toy_models: Path, patch_cache: Path) -> None:
+    quantize = pytest.importorskip("models.quantize")
+    entry = json.loads((toy_models / MANIFEST).read_text())["models"]["edge"]
+    inputs = quantize.calibration_inputs("edge", entry, quantize.calibration_files(patch_cache, 3))
+    graph = quantize.pool_in_uint8(quantize.quantized_graph(toy_models / "edge.onnx", inputs))
+    strips = _strips(np.random.default_rng(12), 64)
+    mean, std = (np.asarray(entry["input"][k], np.float32) for k in ("mean", "std"))
+    before = _session(graph).run(None, {"input": prepare(strips, (16, 32), mean, std)})
+    rewritten = quantize.pixels_in(graph, mean, std)
+    ops = [n.op_type for n in rewritten.graph.node]
+    assert "Conv" not in ops and ops[:2] == ["Transpose", "QLinearConv"]
+    after = _session(rewritten).run(None, {"input": pixels(strips, (16, 32), 2)})
+    assert after[0].shape == before[0].shape
+    p, q = softmax(before[0]), softmax(after[0])
+    assert np.abs(p - q).max() < 0.05 and (p.argmax(1) == q.argmax(1)).mean() > 0.95
+    with pytest.raises(ValueError, match="pool_in_uint8"):
+        quantize.pixels_in(rewritten, mean, std)  # its first block already reads pixels
+
+
+def test_space_to_depth_puts_each_block_in_the_channels() -> None:
+    x = np.arange(2 * 4 * 6 * 3).reshape(2, 4, 6, 3)
+    got = space_to_depth(x, 2)
+    assert got.shape == (2, 2, 3, 12) and got.flags.c_contiguous
+    # channel (p * 2 + q) * 3 + c of block (i, j) is colour c of pixel (2 i + p, 2 j + q)
+    for n, i, j, p, q, c in np.ndindex(2, 2, 3, 2, 2, 3):
+        assert got[n, i, j, (p * 2 + q) * 3 + c] == x[n, 2 * i + p, 2 * j + q, c]
 
 
 def test_quantized_net_is_checked_recorded_and_reads_like_its_float_net(
