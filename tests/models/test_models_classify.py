@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -29,7 +30,9 @@ from scanner.nets import (
     default_model_dir,
     load_models,
     paper_gain,
+    pixels,
     prepare,
+    space_to_depth,
     white_balance,
 )
 from scanner.sample import cell_patches, coin_patches, edge_strips
@@ -183,6 +186,21 @@ def test_prepare_with_a_gain_is_balancing_first_bit_for_bit(
         assert np.array_equal(got, expected)
     empty = prepare(patches[:0], into, mean, std, gain=np.ones(3, np.float32))
     assert empty.shape == (0, 3, *into)
+
+
+@pytest.mark.parametrize(("size", "into"), [((32, 32), (32, 32)), ((40, 40), (32, 32)), ((16, 32), (16, 32))])
+def test_pixels_are_balanced_resized_blocks(size: tuple[int, int], into: tuple[int, int]) -> None:
+    """What a net reading pixels takes: the balanced pixels, resized like ``prepare`` resizes them, in
+    2x2 blocks; empty in, empty out."""
+    rng = np.random.default_rng(4)
+    patches = rng.integers(0, 256, (6, *size, 3), dtype=np.uint8)
+    gain = np.array([1.3, 0.8, 1.05], np.float32)
+    got = pixels(patches, into, 2, gain=gain)
+    assert got.dtype == np.uint8 and got.shape == (6, into[0] // 2, into[1] // 2, 12)
+    balanced = white_balance(patches, gain=gain)
+    resized = np.stack([cv2.resize(p, into[::-1], interpolation=cv2.INTER_AREA) for p in balanced])
+    assert np.array_equal(got, space_to_depth(resized, 2))
+    assert pixels(patches[:0], into, 2, gain=gain).shape == (0, into[0] // 2, into[1] // 2, 12)
 
 
 def test_nets_read_raw_patches_with_a_gain_as_balanced_ones(models: Models, rendered: Rendered) -> None:
