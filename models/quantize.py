@@ -149,9 +149,9 @@ def pixels_in(model: onnx.ModelProto, mean: np.ndarray, std: np.ndarray) -> onnx
     channels (:func:`scanner.nets.space_to_depth`, NHWC), a max over the four pixel positions of each
     output (``NhwcMaxPool`` across channel groups) and the transposes that onnxruntime folds away. The
     normalisation by ``mean`` and ``std`` (per channel, of pixels / 255) moves into the weights and bias;
-    the input's zero point is the mean paper-side grey level, the value the convolution's zero padding
-    stood for, to within 3 levels a channel. The weights become per-channel int8; the rest of the graph is
-    kept as it is, so only the first block's rounding changes.
+    the input's zero point is the three channel means' mean level (192 for the cell net), which the
+    float net's zero padding stood for to within 3 levels a channel. The weights become per-channel
+    int8; the rest of the graph is kept as it is, so only the first block's rounding changes.
 
     Raises
     ------
