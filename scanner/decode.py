@@ -75,6 +75,7 @@ from scanner.constants import (
     COIN_PAPER_PERCENTILE,
     COIN_SPENT_ODDS,
     GROUP_DOUBT_SHARE,
+    HERO_GAPPED_PATTERN,
     HERO_MIN_STARS,
     HERO_RING_BOOSTS,
     HERO_STAR_BOOST,
@@ -1221,12 +1222,14 @@ def hero_evidence(
     level: float = HERO_STAR_LEVEL,
     least: int = HERO_MIN_STARS,
     rings: tuple[tuple[int, float], ...] = HERO_RING_BOOSTS,
+    gapped: int = HERO_GAPPED_PATTERN,
 ) -> np.ndarray:
     """Raise the hero reading of cells that some hero's whole attack pattern of stars surrounds.
 
     A hero is drawn in one space and hit stars are marked on every space its card attacks (Heroes
     rulebook), so a cell around which all the on-map cells of some attack pattern carry stars (at least
-    ``least`` of them) most likely holds a hero, whatever its icon looks like to the net. The stars are
+    ``least`` of them; all but one of a pattern of ``gapped`` cells or more, since a star drawn over a
+    terrain reads weak) most likely holds a hero, whatever its icon looks like to the net. The stars are
     one hero's: cells are taken by their largest whole ring, then by the net's hero probability, and a
     cell whose ring holds no star that a cell taken before did not already ring (a hero's neighbour,
     ringed by part of the hero's stars; the far end of a hero's line of stars) gets ``boost`` alone.
@@ -1245,6 +1248,8 @@ def hero_evidence(
         the ring's stars are already explained.
     level : star probability from which a pattern cell counts as starred.
     least : fewest starred cells a pattern must show.
+    gapped : on-map cells from which a pattern counts with one of them unstarred (a star hidden under
+        a drawing); its ring is then the starred ones.
 
     Returns
     -------
@@ -1259,9 +1264,12 @@ def hero_evidence(
     ring = np.zeros(star_p.shape, int)  # the most stars of a whole pattern around each cell (0: none)
     which = np.zeros(star_p.shape, int)  # that pattern
     for k, around in enumerate(_around_patterns(starred, 1.0)):
-        # every on-map cell starred, and more of them than the cell's rings found so far
-        whole = (around.min(axis=0) > 0) & (counts[k] >= least) & (counts[k] > ring)
-        ring[whole], which[whole] = counts[k][whole], k
+        # every on-map cell starred (or all but one of a long pattern's), and more stars than the
+        # cell's rings found so far
+        unseen = (around == 0).sum(axis=0)
+        seen = counts[k] - unseen
+        whole = ((unseen == 0) | ((unseen == 1) & (counts[k] >= gapped))) & (seen >= least) & (seen > ring)
+        ring[whole], which[whole] = seen[whole], k
     ringed = np.argwhere((ring > 0) & drawable)
     hero = TERRAIN_CLASSES.index("hero")
     order = sorted(ringed.tolist(), key=lambda rc: (-ring[rc[0], rc[1]], -probs[rc[0] * size + rc[1], hero]))

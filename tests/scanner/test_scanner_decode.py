@@ -364,6 +364,21 @@ def test_a_ring_of_four_stars_weighs_more_than_three_and_three_more_than_two() -
     assert odds(plain[5 * 11 + 5]) == pytest.approx(base * HERO_STAR_BOOST)
 
 
+def test_a_four_cell_pattern_counts_with_one_star_unseen_a_three_cell_one_does_not() -> None:
+    # a star drawn over a terrain reads weak: three of a plus's four stars still ring its hero, as a
+    # ring of three; two of a line of three ring nobody
+    probs = np.full((121, 8), 0.001)
+    probs[:, TERRAIN_CLASSES.index("village")] = 1 - 0.007
+    drawable = np.ones((11, 11), bool)
+    three = _star_map([(5 + dr, 5 + dc) for dr, dc in PLUS][:3])
+    out = hero_evidence(probs, three, drawable)
+    village = TERRAIN_CLASSES.index("village")
+    gain = out[5 * 11 + 5, HERO] / out[5 * 11 + 5, village] / (probs[0, HERO] / probs[0, village])
+    assert gain == pytest.approx(HERO_STAR_BOOST * dict(HERO_RING_BOOSTS)[3])
+    assert np.allclose(hero_evidence(probs, three, drawable, gapped=5), probs)  # no pattern that long
+    assert np.allclose(hero_evidence(probs, _star_map([(5, 2), (5, 3)]), drawable), probs)
+
+
 def test_stars_another_cell_explains_weigh_no_more_for_a_second_hero() -> None:
     probs = np.full((121, 8), 0.001)
     probs[:, TERRAIN_CLASSES.index("village")] = 1 - 0.007
