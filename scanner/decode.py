@@ -1291,15 +1291,13 @@ def hero_evidence(
 def attack_stars(
     star_p: np.ndarray, hero_p: np.ndarray, *,
     level: float = ATTACK_STAR_LEVEL, hero_threshold: float = STAR_HERO_PROBABILITY,
-    gapped: int = HERO_GAPPED_PATTERN,
 ) -> frozenset[tuple[int, int]]:
     """The hit stars: for each likely hero, the on-map cells of its best-fitting attack pattern.
 
     A hero marks every space of its pattern (printed mountains and wasteland too, since stars do not
     fill a space), so stars are read pattern by pattern: the orientation whose cells have the highest
-    mean log star probability is taken when each of its cells reaches ``level``. A pattern of
-    ``gapped`` on-map cells or more is judged without its weakest cell, which is read as a star all
-    the same: a star drawn over a terrain reads weak. A star-like mark that fits no hero is not a star.
+    mean log star probability is taken when each of its cells reaches ``level``. A star-like mark
+    that fits no hero is not a star.
 
     Parameters
     ----------
@@ -1307,8 +1305,6 @@ def attack_stars(
         Star and hero-terrain probability per cell.
     level : star probability every cell of the chosen pattern must reach.
     hero_threshold : hero probability from which a cell counts as a hero.
-    gapped : on-map cells from which a pattern is judged without its weakest cell, which is read as a
-        star all the same (a star drawn over a terrain reads weak; :func:`hero_evidence` likewise).
 
     Returns
     -------
@@ -1329,13 +1325,9 @@ def attack_stars(
     total = around[:, 0].copy()
     for j in range(1, around.shape[1]):
         total += around[:, j]
-    ordered = np.sort(_around_heroes(star_p, 1.0, np.inf, rows, cols), axis=1)
-    # a long pattern is judged without its weakest cell: its mean log over the others, their lowest
-    long = counts >= gapped
-    weakest = np.log(np.maximum(ordered[:, 0], LOG_FLOOR))
-    fit = np.where(long, (total - weakest) / np.maximum(counts - 1, 1), total / np.maximum(counts, 1))
+    fit = total / np.maximum(counts, 1)
     fit[counts == 0] = -np.inf
-    lowest = np.where(long, ordered[:, 1], ordered[:, 0])
+    lowest = _around_heroes(star_p, 1.0, np.inf, rows, cols).min(axis=1)
     best = fit.argmax(axis=0)
     stars: set[tuple[int, int]] = set()
     for h, (r, c) in enumerate(heroes.tolist()):
