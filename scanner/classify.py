@@ -304,35 +304,36 @@ def label_cells(
 
 
 def doubt_inked_empties(
-    probs: np.ndarray, patches: np.ndarray, gain: np.ndarray, drawable: np.ndarray, printed: PrintedSide
+    probs: np.ndarray, balanced: np.ndarray, drawable: np.ndarray, printed: PrintedSide
 ) -> tuple[np.ndarray, np.ndarray]:
     """``probs`` (121, C) with the cells read empty that hold coloured ink or dark spots doubted
     (:func:`scanner.decode.ink_against_empty`, :func:`scanner.decode.dark_spots`), the paper judged from
-    the cells read empty; and (121,) bool, the cells doubted.
+    the cells read empty; and (121,) bool, the cells doubted. ``balanced``: the (11, 11, P, P, 3) cell
+    patches, white-balanced.
 
     Printed ruins are left alone: their print is coloured and drawn on most sheets.
     """
     open_cells = drawable & ~cells_mask(printed.ruins, SIZE)
     i = CELL_INK_INSET
     # every other pixel of the centre: a share of ink pixels needs no more, at a quarter of the work
-    centres = white_balance(np.ascontiguousarray(patches[..., i:-i:2, i:-i:2, :]), gain=gain)
+    centres = np.ascontiguousarray(balanced[..., i:-i:2, i:-i:2, :])
     quiet = open_cells & (probs.argmax(axis=1) == TERRAIN_CLASSES.index("empty"))
     ink = coloured_ink(centres.reshape(-1, *centres.shape[-3:]), quiet)
     # dark spots only where a cell read empty could be doubted: they are those cells' paper too
     spotted = np.zeros(len(probs), bool)
     at = np.flatnonzero(quiet)
     if at.size:
-        spotted[at] = dark_spots(white_balance(patches.reshape(-1, *patches.shape[-3:])[at], gain=gain),
-                                 np.ones(at.size, bool))
+        spotted[at] = dark_spots(balanced.reshape(-1, *balanced.shape[-3:])[at], np.ones(at.size, bool))
     return ink_against_empty(probs, ink, open_cells, spotted=spotted)
 
 
-def bare_ruins(probs: np.ndarray, patches: np.ndarray, gain: np.ndarray, printed: PrintedSide) -> np.ndarray:
+def bare_ruins(probs: np.ndarray, balanced: np.ndarray, printed: PrintedSide) -> np.ndarray:
     """(121,) bool: the printed ruins read as paper that the sheet's other bare ruins show bare too
-    (:func:`scanner.decode.inked_ruins`); a ruin they show drawn over is not among them."""
+    (:func:`scanner.decode.inked_ruins`); a ruin they show drawn over is not among them. ``balanced``:
+    the cell patches, white-balanced."""
     at = np.flatnonzero(cells_mask(printed.ruins, SIZE))
-    balanced = white_balance(patches.reshape(-1, *patches.shape[-3:])[at], gain=gain)
-    drawn, compared = inked_ruins(balanced, probs[at].argmax(axis=1) == TERRAIN_CLASSES.index("empty"))
+    ruins = balanced.reshape(-1, *balanced.shape[-3:])[at]
+    drawn, compared = inked_ruins(ruins, probs[at].argmax(axis=1) == TERRAIN_CLASSES.index("empty"))
     out = np.zeros(SIZE * SIZE, bool)
     out[at[compared & ~drawn]] = True
     return out
@@ -374,7 +375,8 @@ def classify_sheet(
     m = models if models is not None else default_models()
     printed = printed_side(side)
     gain = paper_gain(patches)  # one paper estimate balances the cells, edges and coins alike
-    probs, star_p, features = classify_cells(m, patches, gain=gain)
+    balanced = white_balance(patches, gain=gain)  # the net and the cells' ink checks read it
+    probs, star_p, features = classify_cells(m, balanced)
     drawable = ~cells_mask(printed.mountains | printed.wasteland, SIZE)
     groups = look_alike_groups(features, drawable) if adapt else ()
     if adapt:
@@ -399,7 +401,7 @@ def classify_sheet(
         inked |= drawn_on
     if decode:
         probs = hero_evidence(probs, star_p.reshape(SIZE, SIZE), drawable.reshape(SIZE, SIZE))
-        probs, shown = doubt_inked_empties(probs, patches, gain, drawable, printed)
+        probs, shown = doubt_inked_empties(probs, balanced, drawable, printed)
         inked |= shown
     best = probs.argmax(axis=1)
     conf = probs.max(axis=1)
@@ -411,7 +413,7 @@ def classify_sheet(
         # (at the default threshold no best class changes; best is taken again for any other), but a
         # printed ruin read as paper and no darker than the sheet's other bare ruins has answered for
         # itself what its look-alikes' doubt would ask (the print makes every ruin one look-alike group)
-        bare = bare_ruins(probs, patches, gain, printed)
+        bare = bare_ruins(probs, balanced, printed)
         probs = share_group_doubt(probs, groups, unsure_cells, exempt=bare)
         # ... and a cell the sheet shows drawn is best guessed as drawn (it stays '?': under 0.95),
         # unless the ink is a hit star the net sees there
