@@ -443,12 +443,223 @@ def _hero_axe(rng: np.random.Generator) -> list[Path]:
     return paths
 
 
+#: Held-out designs of the ``sketch`` family only (:data:`models.synth.style.SKETCH_ICONS`): drawings a
+#: player might make that no training family draws, so that pencil icons are measured on many new
+#: designs rather than on the eval split's one per terrain. Keyed like :data:`_MORE_ICONS`.
+_SKETCH_ICONS: dict[tuple[str, str], IconMaker] = {}
+
+
+def _sketch(terrain: str, variant: str) -> Callable[[IconMaker], IconMaker]:
+    def register(fn: IconMaker) -> IconMaker:
+        _SKETCH_ICONS[(terrain, variant)] = fn
+        return fn
+
+    return register
+
+
+@_sketch("F", "stick_tree")
+def _sketch_stick_tree(rng: np.random.Generator) -> list[Path]:
+    """A fir drawn as lines: a trunk with branches slanting down from it, no outline."""
+    paths = [_poly((0.5, 0.14), (0.5, 0.86))]
+    for y in np.linspace(0.24, 0.66, int(rng.integers(3, 5))):
+        reach = 0.1 + 0.28 * (y - 0.14)
+        paths.append(_poly((0.5 - reach, y + 0.1), (0.5, y), (0.5 + reach, y + 0.1)))
+    return paths
+
+
+@_sketch("F", "palm")
+def _sketch_palm(rng: np.random.Generator) -> list[Path]:
+    """A palm: a bent trunk and drooping fronds from its top."""
+    bend = rng.uniform(0.04, 0.09)
+    t = np.linspace(0, 1, 8)
+    trunk = np.stack([0.5 + bend * np.sin(t * np.pi / 2), 0.86 - 0.56 * t], 1)
+    top = trunk[-1]
+    paths = [trunk]
+    for ang in np.deg2rad((200, 240, 300, 340)):
+        d = np.array([np.cos(ang), np.sin(ang)])
+        u = np.linspace(0, 1, 7)[:, None]
+        frond = top + u * d * 0.28 + (u**2) * np.array([0, 0.14])
+        paths.append(frond)
+    return paths
+
+
+@_sketch("F", "triangles")
+def _sketch_triangles(rng: np.random.Generator) -> list[Path]:
+    """Two or three plain triangles on stems, side by side (simple firs, not layered)."""
+    xs = (0.3, 0.7) if rng.random() < 0.5 else (0.24, 0.5, 0.76)
+    w = 0.16 if len(xs) == 2 else 0.12
+    paths = []
+    for x in xs:
+        top = rng.uniform(0.18, 0.28)
+        paths.append(_poly((x, top), (x - w, 0.72), (x + w, 0.72), (x, top)))
+        paths.append(_poly((x, 0.72), (x, 0.84)))
+    return paths
+
+
+@_sketch("V", "castle")
+def _sketch_castle(rng: np.random.Generator) -> list[Path]:
+    """A keep with battlements and an arched gate."""
+    top = rng.uniform(0.24, 0.3)
+    xs = np.linspace(0.26, 0.74, 6)
+    wall = [(0.26, 0.82), (0.26, top)]
+    for i in range(5):
+        y = top if i % 2 == 0 else top + 0.08
+        wall += [(xs[i], y), (xs[i + 1], y)]
+    wall += [(0.74, top), (0.74, 0.82), (0.26, 0.82)]
+    gate = np.vstack([[(0.43, 0.82)], ellipse(0.5, 0.66, 0.07, 0.07, np.pi, 2 * np.pi, 8), [(0.57, 0.82)]])
+    return [np.array(wall, float), gate]
+
+
+@_sketch("V", "tent")
+def _sketch_tent(rng: np.random.Generator) -> list[Path]:
+    """A tent: a tall triangle with its flap open and a pole tip."""
+    apex = (0.5 + rng.normal(0, 0.02), 0.22)
+    return [
+        _poly((0.18, 0.8), apex, (0.82, 0.8), (0.18, 0.8)),
+        _poly((0.5, 0.8), (0.46, 0.5), (0.54, 0.8)),
+        _poly(apex, (apex[0] + 0.03, 0.12)),
+    ]
+
+
+@_sketch("V", "flag_house")
+def _sketch_flag_house(rng: np.random.Generator) -> list[Path]:
+    """A flat-roofed block with two round windows and a pennant on the roof."""
+    return [
+        _poly((0.24, 0.42), (0.24, 0.82), (0.76, 0.82), (0.76, 0.42), (0.24, 0.42)),
+        circle_path(0.37, 0.58, 0.05, 8),
+        circle_path(0.63, 0.58, 0.05, 8),
+        _poly((0.5, 0.42), (0.5, 0.14), (0.66, 0.2), (0.5, 0.26)),
+    ]
+
+
+@_sketch("P", "grid")
+def _sketch_grid(rng: np.random.Generator) -> list[Path]:
+    """Fields as a square grid of plots."""
+    n = int(rng.integers(2, 4))
+    ks = np.linspace(0.22, 0.78, n + 1)
+    paths = [_poly((0.22, y), (0.78, y + rng.normal(0, 0.01))) for y in ks]
+    paths += [_poly((x, 0.22), (x + rng.normal(0, 0.01), 0.78)) for x in ks]
+    return paths
+
+
+@_sketch("P", "crosses")
+def _sketch_crosses(rng: np.random.Generator) -> list[Path]:
+    """Rows of small plus signs (sown seed)."""
+    paths = []
+    for y in np.linspace(0.28, 0.72, 3):
+        for x in np.linspace(0.28, 0.72, 3):
+            q = np.array((x, y)) + rng.normal(0, 0.015, 2)
+            paths.append(_poly((q[0] - 0.06, q[1]), (q[0] + 0.06, q[1])))
+            paths.append(_poly((q[0], q[1] - 0.06), (q[0], q[1] + 0.06)))
+    return paths
+
+
+@_sketch("P", "sun_field")
+def _sketch_sun_field(rng: np.random.Generator) -> list[Path]:
+    """A small sun over a field line with three sprouts."""
+    paths = [circle_path(0.68, 0.3, 0.08, 10)]
+    for ang in np.linspace(0, 2 * np.pi, 7)[:-1]:
+        d = np.array([np.cos(ang), np.sin(ang)])
+        paths.append(_poly(tuple(np.array((0.68, 0.3)) + d * 0.11), tuple(np.array((0.68, 0.3)) + d * 0.16)))
+    paths.append(_poly((0.14, 0.72), (0.86, 0.72)))
+    for x in (0.3, 0.5, 0.7):
+        paths.append(_poly((x, 0.72), (x, 0.56)))
+        paths.append(_poly((x, 0.62), (x - 0.05, 0.56)))
+        paths.append(_poly((x, 0.62), (x + 0.05, 0.56)))
+    return paths
+
+
+@_sketch("W", "boat")
+def _sketch_boat(rng: np.random.Generator) -> list[Path]:
+    """A sailing boat on a line of water."""
+    return [
+        _poly((0.2, 0.62), (0.32, 0.76), (0.68, 0.76), (0.8, 0.62), (0.2, 0.62)),
+        _poly((0.5, 0.62), (0.5, 0.16)),
+        _poly((0.5, 0.2), (0.72, 0.54), (0.5, 0.54)),
+        _wave(0.12, 0.88, 0.84, 0.02, 2.5, 18),
+    ]
+
+
+@_sketch("W", "zigzag")
+def _sketch_zigzag(rng: np.random.Generator) -> list[Path]:
+    """Sharp zigzag lines across the cell."""
+    paths = []
+    teeth = int(rng.integers(4, 7))
+    for y in np.linspace(0.3, 0.7, int(rng.integers(2, 4))):
+        xs = np.linspace(0.16, 0.84, 2 * teeth + 1)
+        ys = y + np.where(np.arange(len(xs)) % 2 == 0, 0.05, -0.05)
+        paths.append(np.stack([xs, ys], 1))
+    return paths
+
+
+@_sketch("W", "rain")
+def _sketch_rain(rng: np.random.Generator) -> list[Path]:
+    """Wavy lines running down the cell (a stream seen from above)."""
+    paths = []
+    for x in np.linspace(0.3, 0.7, 3):
+        t = np.linspace(0.16, 0.84, 16)
+        paths.append(np.stack([x + 0.04 * np.sin((t - 0.16) / 0.68 * 2 * np.pi * 1.5), t], 1))
+    return paths
+
+
+@_sketch("M", "bat")
+def _sketch_bat(rng: np.random.Generator) -> list[Path]:
+    """A bat: scalloped wings spread from a small body."""
+    wing = [(0.5, 0.42), (0.34, 0.3), (0.12, 0.36), (0.2, 0.5), (0.28, 0.46), (0.34, 0.58), (0.42, 0.52),
+            (0.5, 0.62), (0.58, 0.52), (0.66, 0.58), (0.72, 0.46), (0.8, 0.5), (0.88, 0.36), (0.66, 0.3),
+            (0.5, 0.42)]
+    return [np.array(wing, float), _poly((0.46, 0.36), (0.47, 0.3)), _poly((0.54, 0.36), (0.53, 0.3))]
+
+
+@_sketch("M", "octopus")
+def _sketch_octopus(rng: np.random.Generator) -> list[Path]:
+    """A round head with two angry eyes and wavy tentacles below."""
+    paths = [ellipse(0.5, 0.38, 0.2, 0.17, np.pi * 0.95, np.pi * 2.05, 14)]
+    paths.append(_poly((0.31, 0.42), (0.69, 0.42)))
+    paths += [circle_path(0.43, 0.36, 0.03, 6), circle_path(0.57, 0.36, 0.03, 6)]
+    for x in np.linspace(0.34, 0.66, 4):
+        t = np.linspace(0.42, 0.84, 8)
+        paths.append(np.stack([x + 0.035 * np.sin((t - 0.42) * 14), t], 1))
+    return paths
+
+
+@_sketch("M", "jaws")
+def _sketch_jaws(rng: np.random.Generator) -> list[Path]:
+    """Open jaws: two arcs lined with pointed teeth."""
+    upper = ellipse(0.5, 0.5, 0.32, 0.26, np.pi, 2 * np.pi, 14)
+    lower = ellipse(0.5, 0.5, 0.32, 0.22, 0, np.pi, 14)
+    paths = [upper, lower]
+    for x in np.linspace(0.3, 0.7, 5):
+        paths.append(_poly((x - 0.04, 0.5 - 0.0), (x, 0.6), (x + 0.04, 0.5)))
+    return paths
+
+
+@_sketch("H", "spear")
+def _sketch_spear(rng: np.random.Generator) -> list[Path]:
+    """A spear: a long shaft with a leaf-shaped head."""
+    return [
+        _poly((0.28, 0.86), (0.66, 0.3)),
+        _poly((0.66, 0.3), (0.64, 0.2), (0.76, 0.14), (0.74, 0.26), (0.66, 0.3)),
+        _poly((0.33, 0.74), (0.41, 0.8)),
+    ]
+
+
+@_sketch("H", "mace")
+def _sketch_mace(rng: np.random.Generator) -> list[Path]:
+    """A mace: a spiked ball on a handle."""
+    paths = [circle_path(0.5, 0.34, 0.12, 12), _poly((0.5, 0.46), (0.5, 0.88))]
+    for ang in np.linspace(0, 2 * np.pi, 9)[:-1]:
+        d = np.array([np.cos(ang), np.sin(ang)])
+        paths.append(_poly(tuple(np.array((0.5, 0.34)) + d * 0.12), tuple(np.array((0.5, 0.34)) + d * 0.19)))
+    return paths
+
+
 def icon_paths(terrain: str, variant: str, rng: np.random.Generator) -> list[Path]:
     """Strokes of a terrain icon in cell-local units (roughly inside [0.15, 0.85]); ``glyph:`` variants
     are icon-font designs (:mod:`models.synth.glyphs`)."""
     if is_glyph(variant):
         return glyph_icon(variant, rng)
-    more = _MORE_ICONS.get((terrain, variant))
+    more = _MORE_ICONS.get((terrain, variant)) or _SKETCH_ICONS.get((terrain, variant))
     if more is not None:
         return more(rng)
     p: list[Path] = []

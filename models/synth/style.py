@@ -23,15 +23,20 @@ from typing import Literal
 
 import numpy as np
 
-Family = Literal["graphite", "glyph", "color", "color_icon", "marker", "mixed", "doodle"]
+Family = Literal["graphite", "glyph", "color", "color_icon", "marker", "mixed", "doodle", "sketch"]
 #: The families a style is drawn from when none is asked for (the train, eval and params streams).
 FAMILIES: tuple[str, ...] = ("graphite", "color", "color_icon", "marker", "mixed")
 #: Every drawing family, for training and the leave-one-family-out table (``glyph``: icon-font designs
 #: drawn in pencil, pen or marker, :mod:`models.synth.glyphs`; only drawn when asked for by name, so
 #: the default streams stay as they were; ``doodle``: people's *Quick, Draw!* doodles in pencil or
-#: colour, :func:`models.synth.glyphs.pick_doodle`, likewise only by name; last, so the others' seed
-#: ranges stay).
-ALL_FAMILIES: tuple[str, ...] = ("graphite", "glyph", "color", "color_icon", "marker", "mixed", "doodle")
+#: colour, :func:`models.synth.glyphs.pick_doodle`, likewise only by name; ``sketch``: pencil icons of
+#: :data:`SKETCH_ICONS`, several held-out designs a terrain, never drawn by a training hand; each
+#: appended last, so the others' seed ranges stay).
+ALL_FAMILIES: tuple[str, ...] = (
+    "graphite", "glyph", "color", "color_icon", "marker", "mixed", "doodle", "sketch",
+)
+#: Families only held-out hands draw: :meth:`DrawStyle.random` refuses them in the train split.
+HELD_OUT_FAMILIES: tuple[str, ...] = ("sketch",)
 SPLITS = ("train", "eval", "params")
 #: Which half of the tables each split draws from: (the hand: parameter bins, fill modes and digit
 #: fonts; the pictures: icon variants and coin marks). ``params`` is a hand training never saw drawing
@@ -51,6 +56,18 @@ ICONS = {
     "W": {"train": ("waves", "ripples", "fish", "drops", "river", "swell", "lake"), "eval": ("spiral",)},
     "M": {"train": ("horned", "mask", "skull", "spiky", "ghost", "eyes", "cyclops"), "eval": ("fanged",)},
     "H": {"train": ("helmet", "sword", "shield", "crown", "stick", "bow", "axe"), "eval": ("banner",)},
+}
+#: The ``sketch`` family's designs: the eval split's icon of each terrain and three (hero: two) more
+#: drawn only for it (:data:`models.synth.icons._SKETCH_ICONS`). The eval family ``graphite`` shows
+#: one design a terrain, so its figure turns on how a net happens to read six drawings; a sheet of this
+#: family picks one of these per terrain, so its photos together show 23 designs.
+SKETCH_ICONS = {
+    "F": ("pine", "stick_tree", "palm", "triangles"),
+    "V": ("hut", "castle", "tent", "flag_house"),
+    "P": ("dots", "grid", "crosses", "sun_field"),
+    "W": ("spiral", "boat", "zigzag", "rain"),
+    "M": ("fanged", "bat", "octopus", "jaws"),
+    "H": ("banner", "spear", "mace"),
 }
 COIN_MARKS = {"train": ("scribble", "solid", "hatch", "tick", "halfmoon"), "eval": ("ring_dot",)}
 #: Gain marks only training hands draw (half of them, instead of one of ``COIN_MARKS["train"]``, which
@@ -308,6 +325,8 @@ class DrawStyle:
         fam = family or str(rng.choice(FAMILIES))
         if fam not in ALL_FAMILIES:
             raise ValueError(f"unknown style family {fam!r}: expected one of {', '.join(ALL_FAMILIES)}")
+        if fam in HELD_OUT_FAMILIES and split == "train":
+            raise ValueError(f"the {fam} family is held out: no training hand draws it")
         medium: Literal["pencil", "marker"] = "marker" if fam == "marker" else "pencil"
         if fam in ("glyph", "doodle") and rng.random() < 0.2:
             medium = "marker"
@@ -330,6 +349,8 @@ class DrawStyle:
             mode = shared_mode if rng.random() < 0.7 else str(rng.choice(modes))
             if sub == "graphite":
                 look = TerrainLook(None, str(rng.choice(icons)), hand.graphite, False, 1.0, 1.0)
+            elif sub == "sketch":
+                look = TerrainLook(None, str(rng.choice(SKETCH_ICONS[t])), hand.graphite, False, 1.0, 1.0)
             elif sub == "glyph":
                 # a built-in icon where the half has no glyph; the training split sketches some glyphs
                 icon = pick_glyph(rng, t, pictures, split == "train") or str(rng.choice(icons))
@@ -357,7 +378,8 @@ class DrawStyle:
                     look = TerrainLook(
                         mode, None, color, True, float(rng.uniform(0.4, 1.0)), float(rng.uniform(0.5, 1.0))
                     )
-            looks[t] = replace(look, varied=pictures == "train")
+            # a sketching player draws each cell freehand: size, tilt and place vary as a training hand's
+            looks[t] = replace(look, varied=pictures == "train" or sub == "sketch")
         amb = str(rng.choice(("graphite", "color", "color_icon")))
         m_color = _tint(BASE_COLORS["M"], _bins(rng, half, [-20, -12, -7, -2, 2, 7, 12, 20]), sat, val)
         ambush_look = TerrainLook(
@@ -413,7 +435,9 @@ __all__ = [
     "FAMILIES",
     "FILLED_COIN_MARKS",
     "FILLED_CROSS_REACH",
+    "HELD_OUT_FAMILIES",
     "SCRAWL_PASSES",
+    "SKETCH_ICONS",
     "CoinCross",
     "DrawStyle",
     "Hand",

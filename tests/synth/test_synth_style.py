@@ -22,8 +22,10 @@ from models.synth.style import (
     FILL_MODES,
     FILLED_COIN_MARKS,
     FILLED_CROSS_REACH,
+    HELD_OUT_FAMILIES,
     ICONS,
     SCRAWL_PASSES,
+    SKETCH_ICONS,
     TRAIN_ONLY_COIN_MARKS,
     CoinCross,
     DrawStyle,
@@ -33,6 +35,7 @@ from models.synth.style import (
 from scanner.geometry import geometry
 
 ALL_ICONS = [(t, v, split) for t, d in ICONS.items() for split in ("train", "eval") for v in d[split]]
+SKETCH_ONLY = [(t, v) for t, vs in SKETCH_ICONS.items() for v in vs if v not in ICONS[t]["eval"]]
 HAND = Hand("pencil", 0.035, 0.7, 0.01, 0.1, 45.0, (70, 70, 70))
 
 # Pinned before the training split was enlarged: the eval split's styles, its icon strokes and the
@@ -171,6 +174,38 @@ def test_params_split_is_a_held_out_hand_drawing_training_pictures() -> None:
     assert all(0.03 <= w <= 0.035 or 0.045 <= w <= 0.05 for w in pencils)
     train = [DrawStyle.random(rng, "train").hand for _ in range(300)]
     assert not any(0.03 < h.width < 0.035 for h in train if h.medium == "pencil")
+
+
+@pytest.mark.parametrize(("terrain", "variant"), SKETCH_ONLY)
+def test_sketch_designs_are_their_own_and_stay_inside_their_cell(terrain: str, variant: str) -> None:
+    rng = np.random.default_rng(12)
+    mine = icon_paths(terrain, variant, np.random.default_rng(1))
+    # a misspelt design would fall through to the terrain's held-out eval icon: compare the strokes
+    for other in (*ICONS[terrain]["train"], *ICONS[terrain]["eval"]):
+        theirs = icon_paths(terrain, other, np.random.default_rng(1))
+        assert len(mine) != len(theirs) or any(
+            a.shape != b.shape or not np.allclose(a, b) for a, b in zip(mine, theirs, strict=True)
+        ), other
+    for _ in range(25):
+        pts = np.vstack(icon_paths(terrain, variant, rng))
+        assert pts.min() >= 0.08 and pts.max() <= 0.92, (pts.min(), pts.max())
+        pts = np.vstack(varied_icon(terrain, variant, rng))
+        assert pts.min() >= VARY_BOX[0] - 1e-9 and pts.max() <= VARY_BOX[1] + 1e-9
+
+
+def test_sketch_family_draws_every_sketch_design_and_no_training_one() -> None:
+    rng = np.random.default_rng(6)
+    styles = [DrawStyle.random(rng, "eval", "sketch") for _ in range(200)]
+    drawn = {(t, lk.icon) for s in styles for t, lk in s.looks.items()}
+    assert drawn == {(t, v) for t, vs in SKETCH_ICONS.items() for v in vs}
+    assert all(lk.fill is None and lk.varied for s in styles for lk in s.looks.values())
+    assert not {v for d in ICONS.values() for v in d["train"]} & {v for _, v in drawn}
+
+
+@pytest.mark.parametrize("family", HELD_OUT_FAMILIES)
+def test_no_training_hand_draws_a_held_out_family(family: str) -> None:
+    with pytest.raises(ValueError, match="held out"):
+        DrawStyle.random(np.random.default_rng(0), "train", family)
 
 
 def test_unknown_split_is_refused() -> None:
