@@ -60,6 +60,7 @@ from scanner.decode import (
     overrule_print,
     ruins_only,
     share_group_doubt,
+    spare_heroes,
     spent_against_kinds,
     track_counts,
     track_sureness,
@@ -401,6 +402,7 @@ def classify_sheet(
         inked |= drawn_on
     if decode:
         probs = hero_evidence(probs, star_p.reshape(SIZE, SIZE), drawable.reshape(SIZE, SIZE))
+        probs = spare_heroes(probs, drawable)  # more heroes than a game's hero cards: none is sure
         probs, shown = doubt_inked_empties(probs, balanced, drawable, printed)
         inked |= shown
     best = probs.argmax(axis=1)

@@ -375,6 +375,18 @@ unread. Fitted on the 420 eval-split fit photos (family seed 3000 on), 2026-12-0
 211 -> 219 of 248 (other cells read as hero 34 -> 43, none with confidence); from 3 cells (a line of
 three with two stars) other cells read as hero 103, from 5 no pattern is long enough (as without it)."""
 
+HERO_EXCESS_CAP = 0.9
+"""A game reveals at most one hero card a season, four in all, each hero drawn in one space (Heroes
+rulebook; ``rules.check`` reports more as a problem). When more cells read as heroes above this
+probability, a drawing is misread as a hero (the ``sketch`` family's grid farms and stick-figure trees),
+so no hero reading is sure: each is held at this probability, a ``?`` with its best guess kept
+(:func:`scanner.decode.spare_heroes`; hero readings under it are doubted already and may be the ones
+too many). Measured 2026-12-07 on the 420 eval-split fit photos and 60
+``sketch`` photos (family seed 3000): confident errors 48 -> 47 and 223 -> 203, no hero lost. Demoting
+the hero reading of the cells past the four likeliest (to half their next class) cut false heroes
+further (fit 43 -> 35, sketch 223 -> 96) but lost true heroes (219 -> 217, 42 -> 37), as did keeping
+the four with the most stars within a hero's reach."""
+
 # --- coin track (per-sheet ink check) ------------------------------------------------------------------
 COIN_DISC = 0.82
 """Radius, as a fraction of the coin patch's half-side, of the disc holding the printed coin (0.6) and a

@@ -75,6 +75,7 @@ from scanner.constants import (
     COIN_PAPER_PERCENTILE,
     COIN_SPENT_ODDS,
     GROUP_DOUBT_SHARE,
+    HERO_EXCESS_CAP,
     HERO_GAPPED_PATTERN,
     HERO_MIN_STARS,
     HERO_RING_BOOSTS,
@@ -123,6 +124,7 @@ __all__ = [
     "overrule_print",
     "ruins_only",
     "share_group_doubt",
+    "spare_heroes",
     "star_reach",
     "track_counts",
     "track_sureness",
@@ -1285,6 +1287,36 @@ def hero_evidence(
             factor = boost * max((f for n, f in rings if ring[r, c] >= n), default=1.0)
         out[r * size + c, hero] *= factor
         out[r * size + c] /= out[r * size + c].sum()
+    return out
+
+
+def spare_heroes(
+    probs: np.ndarray, drawable: np.ndarray, *, most: int = len(HEROES), cap: float = HERO_EXCESS_CAP
+) -> np.ndarray:
+    """Doubt every sure hero reading when more cells are surely heroes than a game holds.
+
+    Parameters
+    ----------
+    probs : (N, C) float
+        Cell probabilities over ``TERRAIN_CLASSES``.
+    drawable : (N,) bool
+        Cells a hero can be drawn in.
+    most : heroes a game can show (one space for each hero card).
+    cap : the hero probability of those cells at most (the rest of each row scaled to fill it): under
+        the reporting threshold, so each is ``?``, its best guess unchanged.
+
+    Returns
+    -------
+    (N, C) float; ``probs`` itself when no more than ``most`` cells read as heroes above ``cap``.
+    """
+    hero = TERRAIN_CLASSES.index("hero")
+    high = np.flatnonzero(drawable & (probs[:, hero] > cap))
+    if high.size <= most:  # the doubtful hero readings can be the ones too many
+        return probs
+    out = probs.astype(float, copy=True)
+    others = 1.0 - out[high, hero]
+    out[high] *= ((1.0 - cap) / np.maximum(others, 1e-12))[:, None]
+    out[high, hero] = cap
     return out
 
 

@@ -15,6 +15,7 @@ from scanner.constants import (
     CELL_SPOT_INSET,
     CONFIDENCE_THRESHOLD,
     GROUP_DOUBT_SHARE,
+    HERO_EXCESS_CAP,
     HERO_RING_BOOSTS,
     HERO_STAR_BOOST,
     INKED_EMPTY_RATIO,
@@ -36,6 +37,7 @@ from scanner.decode import (
     look_alikes,
     ruins_only,
     share_group_doubt,
+    spare_heroes,
     star_reach,
 )
 
@@ -398,6 +400,41 @@ def test_stars_another_cell_explains_weigh_no_more_for_a_second_hero() -> None:
     assert gain(5 * 11 + 1) == pytest.approx(HERO_STAR_BOOST * dict(HERO_RING_BOOSTS)[3])
     assert [gain(i) for i in ringed[1:]] == pytest.approx([HERO_STAR_BOOST] * 3)
     assert out[5 * 11 + 1].argmax() == HERO and all(out[i].argmax() != HERO for i in ringed[1:])
+
+
+def _heroes_read(cells: list[int], sure: float = 0.99) -> np.ndarray:
+    probs = np.full((121, 8), 0.001)
+    probs[:, TERRAIN_CLASSES.index("forest")] = 1 - 0.007
+    for i in cells:
+        probs[i] = (1 - sure) / 7
+        probs[i, HERO] = sure
+    return probs
+
+
+def test_more_heroes_than_hero_cards_are_all_doubted_and_kept_as_best_guess() -> None:
+    drawable = np.ones(121, bool)
+    cells = list(range(len(HEROES) + 1))  # one more than a game's hero cards (Heroes rulebook)
+    probs = _heroes_read(cells)
+    out = spare_heroes(probs, drawable)
+    assert out[cells, HERO] == pytest.approx([HERO_EXCESS_CAP] * len(cells))
+    assert (out[cells].argmax(axis=1) == HERO).all() and (out[cells].max(axis=1) < CONFIDENCE_THRESHOLD).all()
+    assert out.sum(axis=1) == pytest.approx(np.ones(121))
+    # the other readings keep their proportions; the rest of the sheet is untouched
+    assert out[0, 1:HERO] / out[0, 1] == pytest.approx(probs[0, 1:HERO] / probs[0, 1])
+    assert np.array_equal(out[len(cells):], probs[len(cells):])
+
+
+def test_as_many_heroes_as_hero_cards_or_undrawable_ones_are_left_alone() -> None:
+    drawable = np.ones(121, bool)
+    probs = _heroes_read(list(range(len(HEROES))))
+    assert spare_heroes(probs, drawable) is probs
+    probs = _heroes_read(list(range(len(HEROES) + 1)))
+    drawable[0] = False  # a printed space the net reads as a hero is no hero drawn
+    assert spare_heroes(probs, drawable) is probs
+    # one more cell read as a hero but doubted already: it can be the one too many
+    probs = _heroes_read(list(range(len(HEROES))))
+    probs[len(HEROES)] = _heroes_read([0], sure=0.6)[0]
+    assert spare_heroes(probs, np.ones(121, bool)) is probs
 
 
 @pytest.mark.parametrize("decode", [True, False])
