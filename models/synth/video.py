@@ -23,7 +23,7 @@ from models.synth import scene
 from models.synth.generate import THEME_WEIGHTS, SynthError, rng_for
 from models.synth.paper import Page, render_page
 from models.synth.play import Game, random_game
-from models.synth.style import ALL_FAMILIES, DrawStyle
+from models.synth.style import ALL_FAMILIES, HELD_OUT_FAMILIES, DrawStyle
 from rules.grid import SIZE as GRID_SIZE
 from rules.grid import cell_label
 from rules.sheet import Sheet
@@ -234,12 +234,14 @@ def make_video(seed: int, *, frames: int = 150, size: tuple[int, int] = VIDEO_SI
     Raises
     ------
     SynthError
-        Unknown family or split, or fewer than 2 frames.
+        Unknown family or split, a held-out family in the train split, or fewer than 2 frames.
     """
     if family is not None and family not in ALL_FAMILIES:
         raise SynthError(f"unknown drawing family {family!r}; choose one of {', '.join(ALL_FAMILIES)}")
     if frames < 2:
         raise SynthError(f"a video needs at least 2 frames, not {frames}")
+    if family in HELD_OUT_FAMILIES and split == "train":
+        raise SynthError(f"the {family} family is held out: draw it with split 'eval' or 'params'")
     rng = rng_for(seed, split)
     game = random_game(rng)
     theme = str(rng.choice(list(THEME_WEIGHTS), p=list(THEME_WEIGHTS.values())))

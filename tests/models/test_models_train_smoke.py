@@ -550,3 +550,13 @@ def test_a_cell_net_pooling_mean_and_maximum_exports_twice_the_features(tmp_path
     reading = classify_sheet(np.random.default_rng(2).integers(0, 256, (11, 11, 32, 32, 3), dtype=np.uint8),
                              "A", models=load_models(out))
     assert np.allclose(reading.probabilities.sum(axis=-1), 1.0, atol=1e-5)
+
+
+def test_a_held_out_family_is_refused_before_anything_is_rendered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        train.main(["--out", str(tmp_path), "--only", "cell", "--families", "graphite,sketch"])
+    assert stop.value.code == 2
+    assert "sketch is held out" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())

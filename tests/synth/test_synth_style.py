@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from models.synth.draw import coin_marks, draw_coins, fill_paths
+from models.synth.generate import SynthError
 from models.synth.icons import VARY_BOX, icon_paths, varied_icon
 from models.synth.ink import Layout
 from models.synth.paper import render_page
@@ -32,6 +33,7 @@ from models.synth.style import (
     Hand,
     TerrainLook,
 )
+from models.synth.video import make_video
 from scanner.geometry import geometry
 
 ALL_ICONS = [(t, v, split) for t, d in ICONS.items() for split in ("train", "eval") for v in d[split]]
@@ -206,6 +208,8 @@ def test_sketch_family_draws_every_sketch_design_and_no_training_one() -> None:
 def test_no_training_hand_draws_a_held_out_family(family: str) -> None:
     with pytest.raises(ValueError, match="held out"):
         DrawStyle.random(np.random.default_rng(0), "train", family)
+    with pytest.raises(SynthError, match="held out"):  # nor a training-split video
+        make_video(0, frames=2, family=family)
 
 
 def test_unknown_split_is_refused() -> None:
