@@ -4,7 +4,8 @@
                                        [--families graphite,glyph,...]
 
 For every drawing family (:data:`models.synth.style.ALL_FAMILIES`: built-in icons in graphite, icon-font
-designs, coloured fills, fills with icons, marker doodles, a mix, people's Quick, Draw! doodles),
+designs, coloured fills, fills with icons, marker doodles, a mix, people's Quick, Draw! doodles, pencil
+icons of designs no training hand draws),
 ``--sheets`` synthetic photos of random games, drawn in that family only (``--split eval``: the held-out
 hand drawing held-out pictures, including icon fonts training never used; ``params``: the held-out hand,
 training pictures), one camera tier, rectified with the true corners jittered like the locator's error,
@@ -39,7 +40,7 @@ import numpy as np
 
 from models import dataset as ds
 from models.compare import paired_difference
-from models.synth.style import ALL_FAMILIES, SPLITS
+from models.synth.style import ALL_FAMILIES, HELD_OUT_FAMILIES, SPLITS
 from rules import Sheet
 from scanner.classify import classify_sheet
 from scanner.constants import TERRAIN_SYMBOLS
@@ -110,7 +111,8 @@ def measure(
     only: Sequence[str | None] | None = None, key: str | None = None,
     sheets: dict[tuple[str, str], list[tuple[float, ...]]] | None = None,
 ) -> dict[tuple[str, str], dict[str, float]]:
-    """Counts per (family, model name); ``only[i]``: read model ``i`` on that family alone;
+    """Counts per (family, model name); ``only[i]``: read model ``i`` on that family alone (and on the
+    families no net trains on, :data:`models.synth.style.HELD_OUT_FAMILIES`);
     ``sheets``: filled with each sheet's :data:`PER_SHEET` counts per (family, model name), in seed order."""
     models = [load_models(d) for d in dirs]
     names = [str(d) if d is not None else "committed" for d in dirs]
@@ -119,7 +121,7 @@ def measure(
         for seed in seeds(fam, n):
             x = ds.sheet_inputs(seed, fam, split, tier, cache=CACHE, key=key)
             for i, (m, name) in enumerate(zip(models, names, strict=True)):
-                if only is None or only[i] in (None, fam):
+                if only is None or only[i] in (None, fam) or fam in HELD_OUT_FAMILIES:
                     t = out[(fam, name)]
                     before = [t[k] for k in PER_SHEET]
                     count(x, m, t)
@@ -161,7 +163,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="model directory (repeatable; default: the committed models)")
     ap.add_argument("--lofo", type=Path, default=None,
                     help="a folder of leave-one-family-out model directories named 'without-<family>': "
-                         "each read on its own held-out family only")
+                         "each read on its own held-out family only, and on the families no net trains "
+                         "on (sketch)")
     ap.add_argument("--render-only", action="store_true", help="fill the cache and stop")
     ap.add_argument("--key", default=None, help="cache folder name (default: the renderer's fingerprint)")
     args = ap.parse_args(argv)

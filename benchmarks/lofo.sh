@@ -5,7 +5,9 @@
 # augmentation, hero and hit-star patches taken 4 times with the prior shift that undoes it, the
 # look-alike pooling temperature fitted by models.fit_decode on the trained families only;
 # "without-mixed" trains on all five pure families). The default mixed split is not used: it draws
-# from every family. The coin and edge nets stay as committed. Then read each on its held-out family:
+# from every family. The coin and edge nets stay as committed. Then read each on its held-out family
+# (and on the sketch family, which no net trains on: its 23 designs judge a recipe more steadily than
+# graphite's six, README "Pencil icons of many new designs"):
 #   sh benchmarks/lofo.sh OUT && PYTHONPATH=$PWD python benchmarks/eval_families.py --lofo OUT
 # About 12 minutes of one core per family on an idle machine the first time (rendering its data,
 # cached), then 3-4 minutes. Four epochs since 2026-12-06: two left the nets short of trained (five
