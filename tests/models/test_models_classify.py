@@ -309,6 +309,20 @@ def test_fit_decode_refuses_unknown_families(capsys: pytest.CaptureFixture[str])
     assert "unknown families: pencil" in capsys.readouterr().err
 
 
+def test_fit_decode_never_fits_on_a_held_out_family(capsys: pytest.CaptureFixture[str]) -> None:
+    """The sketch family judges nets no one tuned to it: asked for, it stops before any sheet is read,
+    and the default families leave it out."""
+    from models.fit_decode import main
+
+    with pytest.raises(SystemExit):
+        main(["models", "--families", "graphite,sketch"])
+    assert "sketch is held out" in capsys.readouterr().err
+    from models.fit_decode import FIT_FAMILIES
+    from models.synth.style import ALL_FAMILIES, HELD_OUT_FAMILIES
+
+    assert set(FIT_FAMILIES) == set(ALL_FAMILIES) - set(HELD_OUT_FAMILIES) and "sketch" not in FIT_FAMILIES
+
+
 def test_log_prior_shift_lowers_its_class(tmp_path: Path, rendered: Rendered) -> None:
     """``log_prior_shift`` (a repeated class's prior undone) is added to the tempered logits."""
     from scanner.classify import classify_cells
