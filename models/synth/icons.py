@@ -49,14 +49,30 @@ IconMaker = Callable[[np.random.Generator], list[Path]]
 #: Training-only icon variants, keyed by (terrain, variant); the original two per terrain and the
 #: held-out eval ones are drawn inline in :func:`icon_paths`.
 _MORE_ICONS: dict[tuple[str, str], IconMaker] = {}
+#: Held-out designs of the ``sketch`` family only (:data:`models.synth.style.SKETCH_ICONS`): drawings a
+#: player might make that no training family draws, so that pencil icons are measured on many new
+#: designs rather than on the eval split's one per terrain. Keyed like :data:`_MORE_ICONS`.
+_SKETCH_ICONS: dict[tuple[str, str], IconMaker] = {}
 
 
-def _icon(terrain: str, variant: str) -> Callable[[IconMaker], IconMaker]:
-    def register(fn: IconMaker) -> IconMaker:
-        _MORE_ICONS[(terrain, variant)] = fn
-        return fn
+Registrar = Callable[[str, str], Callable[[IconMaker], IconMaker]]
 
-    return register
+
+def _registrar(table: dict[tuple[str, str], IconMaker]) -> Registrar:
+    """A decorator factory that files an icon maker in ``table`` under (terrain, variant)."""
+
+    def named(terrain: str, variant: str) -> Callable[[IconMaker], IconMaker]:
+        def register(fn: IconMaker) -> IconMaker:
+            table[(terrain, variant)] = fn
+            return fn
+
+        return register
+
+    return named
+
+
+_icon = _registrar(_MORE_ICONS)
+_sketch = _registrar(_SKETCH_ICONS)
 
 
 # forest: broadleaf trees and bushes (never stacked triangles: that is the held-out pine)
@@ -441,20 +457,6 @@ def _hero_axe(rng: np.random.Generator) -> list[Path]:
         edge[:, 0] = 0.5 + side * (edge[:, 0] - 0.5)
         paths.append(np.vstack([[(0.5, 0.28)], edge, [(0.5, 0.4)]]))
     return paths
-
-
-#: Held-out designs of the ``sketch`` family only (:data:`models.synth.style.SKETCH_ICONS`): drawings a
-#: player might make that no training family draws, so that pencil icons are measured on many new
-#: designs rather than on the eval split's one per terrain. Keyed like :data:`_MORE_ICONS`.
-_SKETCH_ICONS: dict[tuple[str, str], IconMaker] = {}
-
-
-def _sketch(terrain: str, variant: str) -> Callable[[IconMaker], IconMaker]:
-    def register(fn: IconMaker) -> IconMaker:
-        _SKETCH_ICONS[(terrain, variant)] = fn
-        return fn
-
-    return register
 
 
 @_sketch("F", "stick_tree")
