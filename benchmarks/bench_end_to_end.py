@@ -1,6 +1,7 @@
 """Photo -> grid -> score on synthetic photos never used in training (eval drawing styles).
 
     python benchmarks/bench_end_to_end.py [--photos 200] [--tiers scan,phone,webcam,hard] [--models DIR ...]
+                                          [--family sketch]
 
 Each photo goes through exactly what ``cartoscan score PHOTO`` does (JPEG file on disk, load, locate,
 rectify, sample, classify); four random scoring cards are scored on the reading and on the truth.
@@ -14,6 +15,8 @@ cells changes any card, coin, monster or total figure (``rules.doubt.score_sprea
 does); *settled exact* of those equal the truth; the refused rest report a range, and *in range* counts
 those whose true total lies within it.
 ``--models`` (repeatable) compares model directories on the same photos (default: the committed models).
+``--family`` draws every photo in one drawing family (default: the split's mix of families); ``sketch``
+is the family no net trains on.
 ``--why`` adds a table of why photos are not scored outright, one cause each (the first that applies):
 no sheet found, the A1 corner, the side or the coin track doubted (``+cells``: the '?' cells would
 block the photo as well), too many readings of the '?' cells, '?' cells whose readings change a
@@ -48,7 +51,7 @@ import cv2
 import numpy as np
 
 from models import dataset as ds
-from models.synth.style import SPLITS
+from models.synth.style import ALL_FAMILIES, SPLITS
 from rules.cards import CARDS
 from rules.check import check_sheet
 from rules.doubt import MAX_READINGS, score_spread
@@ -77,6 +80,8 @@ def main() -> None:
                          "training icons and coin marks), train (styles like training's, on unseen seeds)")
     ap.add_argument("--models", type=Path, action="append", default=None,
                     help="model directory to measure (repeatable; default: the committed models)")
+    ap.add_argument("--family", default=None, choices=ALL_FAMILIES,
+                    help="draw every photo in this drawing family (default: the split's mix)")
     ap.add_argument("--why", action="store_true", help="tabulate why photos are not scored outright")
     ap.add_argument("--true-coins", action="store_true", help="the true coin track in place of the read one")
     ap.add_argument("--cuts", default="", help="comma-separated smallest probabilities of an alternative "
@@ -92,7 +97,7 @@ def main() -> None:
         for i in range(args.photos):
             seed = SEED0 + i
             tier = tiers[i % len(tiers)]
-            sample = ds.render(seed, split=args.split, tier=tier)
+            sample = ds.render(seed, split=args.split, tier=tier, family=args.family)
             path = Path(tmp) / f"{seed}.jpg"
             cv2.imwrite(str(path), sample.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
             rng = np.random.default_rng(seed)
@@ -102,7 +107,8 @@ def main() -> None:
                 run.photo(path, sample, cards, truth, models, tier, seed)
     for d, run in zip(dirs, runs, strict=True):
         print(f"end to end on {args.photos} synthetic photos (seeds {SEED0}.., {args.split}-split drawing "
-              f"styles), 4 random cards each, models {d or 'committed'}")
+              f"styles{', family ' + args.family if args.family else ''}), 4 random cards each, "
+              f"models {d or 'committed'}")
         run.report(tiers)
         if args.why:
             run.report_why()
