@@ -100,6 +100,7 @@ __all__ = [
     "attack_patterns",
     "attack_stars",
     "both_counts",
+    "cap_class",
     "cap_empty",
     "cells_mask",
     "clashing_kinds",
@@ -680,20 +681,29 @@ def ink_against_empty(
     return cap_empty(probs, flagged, probs[flagged, 1:], cap), flagged
 
 
-def cap_empty(probs: np.ndarray, flagged: np.ndarray, rest: np.ndarray, cap: float) -> np.ndarray:
-    """``probs`` with the ``flagged`` rows' empty probability set to ``cap`` and the other ``1 - cap``
-    spread over their other classes in proportion to ``rest`` ((n_flagged, C - 1) weights): how a
-    cell read as empty is doubted (:func:`ink_against_empty`, :func:`scanner.pieces.drawn_over_ruins`).
+def cap_class(
+    probs: np.ndarray, flagged: np.ndarray, column: int, cap: float, rest: np.ndarray
+) -> np.ndarray:
+    """``probs`` with the ``flagged`` rows' (bool mask or indices) probability of class ``column`` set to
+    ``cap`` and the other ``1 - cap`` spread over their other classes in proportion to ``rest``
+    ((n_flagged, C - 1) weights, in class order without ``column``).
 
     Returns
     -------
-    (N, C) probabilities, a copy.
+    (N, C) float probabilities, a copy.
     """
-    out = probs.copy()
-    weights = rest + 1e-6  # a class ruled out entirely still gets a share
-    out[flagged, 1:] = weights * ((1.0 - cap) / weights.sum(axis=1))[:, None]
-    out[flagged, 0] = cap
+    out = probs.astype(float, copy=True)
+    others = np.delete(np.arange(probs.shape[1]), column)
+    out[np.ix_(flagged, others)] = rest * ((1.0 - cap) / rest.sum(axis=1))[:, None]
+    out[flagged, column] = cap
     return out
+
+
+def cap_empty(probs: np.ndarray, flagged: np.ndarray, rest: np.ndarray, cap: float) -> np.ndarray:
+    """:func:`cap_class` for the empty class: how a cell read as empty is doubted
+    (:func:`ink_against_empty`, :func:`scanner.pieces.drawn_over_ruins`); a drawn class ``rest`` rules
+    out entirely still gets a share."""
+    return cap_class(probs, flagged, 0, cap, rest + 1e-6)
 
 
 def drawn_first(probs: np.ndarray, flagged: np.ndarray, *, ratio: float = INKED_EMPTY_RATIO) -> np.ndarray:
@@ -1313,11 +1323,7 @@ def spare_heroes(
     high = np.flatnonzero(drawable & (probs[:, hero] > cap))
     if high.size <= most:  # the doubtful hero readings can be the ones too many
         return probs
-    out = probs.astype(float, copy=True)
-    others = 1.0 - out[high, hero]
-    out[high] *= ((1.0 - cap) / np.maximum(others, 1e-12))[:, None]
-    out[high, hero] = cap
-    return out
+    return cap_class(probs, high, hero, cap, np.delete(probs[high], hero, axis=1))
 
 
 def attack_stars(
