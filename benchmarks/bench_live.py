@@ -15,7 +15,7 @@ Reports
   the tally; the frames that take a ballot (follow, tally, decide, overlay) are the slow ones;
 * time from a steady sheet to its first reading: frames from the start of the first hold to the first
   ``reading`` event, and the seconds the frame that read it took (read, tally, verdict);
-* the vote's gain per drawing family (``models.synth.style.ALL_FAMILIES``): cells right (not ``?`` and
+* the vote's gain per drawing family (``models.synth.style.TRAINABLE_FAMILIES``): cells right (not ``?`` and
   equal to the truth), ``?`` and wrong after the first frame read, on the average single frame read,
   and after the vote at the end of the video.
 
@@ -38,7 +38,7 @@ import numpy as np
 
 from front.live import Session, draw
 from front.vote import cast, tally
-from models.synth.style import ALL_FAMILIES, HELD_OUT_FAMILIES
+from models.synth.style import TRAINABLE_FAMILIES
 from models.synth.video import make_video, write_video
 from rules import Sheet
 from rules.policy import Verdict
@@ -46,9 +46,6 @@ from scanner.constants import STEADY_FRAMES
 from scanner.failure import Failure
 from scanner.pipeline import Reading
 from scanner.track import follow, start_track
-
-#: The families the videos are drawn in: those a training-split hand draws (the videos' own split).
-VIDEO_FAMILIES = tuple(f for f in ALL_FAMILIES if f not in HELD_OUT_FAMILIES)
 
 CARDS = "sentinel_wood,canal_lake,wildholds,borderlands"
 
@@ -157,7 +154,7 @@ class _EveryBallot(Session):
         return events
 
 
-def loop(videos: int, frames: int, families: tuple[str, ...] = VIDEO_FAMILIES) -> None:
+def loop(videos: int, frames: int, families: tuple[str, ...] = TRAINABLE_FAMILIES) -> None:
     """Every frame through ``Session.step`` and ``draw`` with cards and a season, as ``live`` does; each
     video twice, interleaved: the policy asked on every ballot, and only when what it weighs changed."""
     import front.live
@@ -230,7 +227,7 @@ def loop(videos: int, frames: int, families: tuple[str, ...] = VIDEO_FAMILIES) -
               f"{ms(frame_times['other']):.1f} ms")
 
 
-def vote_gain(videos: int, frames: int, families: tuple[str, ...] = VIDEO_FAMILIES) -> None:
+def vote_gain(videos: int, frames: int, families: tuple[str, ...] = TRAINABLE_FAMILIES) -> None:
     from rules.cards import parse_card_list
 
     cards = parse_card_list(CARDS)
@@ -300,7 +297,9 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=150, help="frames per video (vote, loop)")
     ap.add_argument("--loop-videos", type=int, default=1,
                     help="videos per drawing family for the whole loop with cards (0: skip)")
-    ap.add_argument("--families", default=",".join(VIDEO_FAMILIES), help="drawing families, comma-separated")
+    ap.add_argument("--families", default=",".join(TRAINABLE_FAMILIES),
+                    help="drawing families, comma-separated (default: those a training-split hand draws, "
+                         "the videos' split)")
     ap.add_argument("--screenshot", type=Path, default=None, help="write the overlay screenshot PNG here")
     args = ap.parse_args()
     cv2.setNumThreads(1)

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from models import dataset as ds
-from models.synth.style import ALL_FAMILIES, HELD_OUT_FAMILIES, SPLITS
+from models.synth.style import ALL_FAMILIES, HELD_OUT_FAMILIES, SPLITS, TRAINABLE_FAMILIES
 from rules import Sheet
 from rules.grid import SIZE
 from scanner.classify import classify_sheet
@@ -51,9 +51,6 @@ GRID = tuple(float(t) for t in np.exp(np.linspace(np.log(0.5), np.log(3.0), 46))
 WRONG_TARGET = 0.002
 #: Thresholds whose coverage and error the fit reports.
 THRESHOLDS = (0.8, 0.9, 0.95, 0.98)
-
-#: The families fitted on by default: every family but those held out for evaluation.
-FIT_FAMILIES = tuple(f for f in ALL_FAMILIES if f not in HELD_OUT_FAMILIES)
 
 
 def with_adapt(models: Models, temperature: float) -> Models:
@@ -125,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--wrong", type=float, default=None,
                     help=f"pick the temperature keeping the most cells with at most this share kept but "
                          f"wrong at the product's threshold (e.g. {WRONG_TARGET}) instead of the least NLL")
-    ap.add_argument("--families", default=",".join(FIT_FAMILIES),
+    ap.add_argument("--families", default=",".join(TRAINABLE_FAMILIES),
                     help="drawing families fitted on (a leave-one-family-out net: only those it trained on; "
                          "never the families held out for evaluation)")
     ap.add_argument("--write", action="store_true", help="store the fitted temperature in the manifest")

@@ -37,6 +37,8 @@ ALL_FAMILIES: tuple[str, ...] = (
 )
 #: Families only held-out hands draw: :meth:`DrawStyle.random` refuses them in the train split.
 HELD_OUT_FAMILIES: tuple[str, ...] = ("sketch",)
+#: The families a training hand may draw, and so the ones anything may be trained or fitted on.
+TRAINABLE_FAMILIES: tuple[str, ...] = tuple(f for f in ALL_FAMILIES if f not in HELD_OUT_FAMILIES)
 SPLITS = ("train", "eval", "params")
 #: Which half of the tables each split draws from: (the hand: parameter bins, fill modes and digit
 #: fonts; the pictures: icon variants and coin marks). ``params`` is a hand training never saw drawing
@@ -438,6 +440,7 @@ __all__ = [
     "HELD_OUT_FAMILIES",
     "SCRAWL_PASSES",
     "SKETCH_ICONS",
+    "TRAINABLE_FAMILIES",
     "CoinCross",
     "DrawStyle",
     "Hand",
