@@ -686,7 +686,8 @@ def cap_class(
 ) -> np.ndarray:
     """``probs`` with the ``flagged`` rows' (bool mask or indices) probability of class ``column`` set to
     ``cap`` and the other ``1 - cap`` spread over their other classes in proportion to ``rest``
-    ((n_flagged, C - 1) weights, in class order without ``column``).
+    ((n_flagged, C - 1) weights, in class order without ``column``); a row whose weights are all zero
+    (a reading so sure that the other classes underflowed) spreads it evenly.
 
     Returns
     -------
@@ -694,7 +695,9 @@ def cap_class(
     """
     out = probs.astype(float, copy=True)
     others = np.delete(np.arange(probs.shape[1]), column)
-    out[np.ix_(flagged, others)] = rest * ((1.0 - cap) / rest.sum(axis=1))[:, None]
+    total = rest.sum(axis=1, keepdims=True)
+    share = np.divide(rest, total, out=np.full(rest.shape, 1.0 / len(others)), where=total > 0)
+    out[np.ix_(flagged, others)] = (1.0 - cap) * share
     out[flagged, column] = cap
     return out
 

@@ -424,6 +424,17 @@ def test_more_heroes_than_hero_cards_are_all_doubted_and_kept_as_best_guess() ->
     assert np.array_equal(out[len(cells):], probs[len(cells):])
 
 
+def test_heroes_read_past_underflow_are_doubted_without_nan() -> None:
+    """A hero reading of exactly 1 (the other classes underflowed to 0) is still capped: the rest of
+    its probability spread evenly, never a division by zero."""
+    cells = list(range(len(HEROES) + 1))
+    probs = _heroes_read(cells, sure=1.0)
+    out = spare_heroes(probs, np.ones(121, bool))
+    assert np.isfinite(out).all() and out.sum(axis=1) == pytest.approx(np.ones(121))
+    assert out[cells, HERO] == pytest.approx([HERO_EXCESS_CAP] * len(cells))
+    assert out[0, 0] == pytest.approx((1 - HERO_EXCESS_CAP) / 7)
+
+
 def test_as_many_heroes_as_hero_cards_or_undrawable_ones_are_left_alone() -> None:
     drawable = np.ones(121, bool)
     probs = _heroes_read(list(range(len(HEROES))))
