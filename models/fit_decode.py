@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from models import dataset as ds
-from models.synth.style import ALL_FAMILIES, HELD_OUT_FAMILIES, SPLITS, TRAINABLE_FAMILIES
+from models.synth.style import ALL_FAMILIES, SPLITS, TRAINABLE_FAMILIES, held_out
 from rules import Sheet
 from rules.grid import SIZE
 from scanner.classify import classify_sheet
@@ -130,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     families = [f.strip() for f in args.families.split(",") if f.strip()]
     if unknown := sorted(set(families) - set(ALL_FAMILIES)):
         ap.error(f"unknown families: {', '.join(unknown)}")
-    if held := sorted(set(families) & set(HELD_OUT_FAMILIES)):
+    if held := held_out(families):
         ap.error(f"{', '.join(held)} is held out for evaluation: nothing is fitted on it")
     t0 = time.perf_counter()
     sheets = [ds.sheet_inputs(seed, fam, args.split, args.tier, cache=ds.SHEET_CACHE)

@@ -37,7 +37,7 @@ from models.net import (
     EdgeNet,
     SmallNet,
 )
-from models.synth.style import HELD_OUT_FAMILIES
+from models.synth.style import held_out
 from scanner.constants import COIN_CLASSES, EDGE_CLASSES, TERRAIN_CLASSES
 from scanner.nets import MANIFEST, prepare
 
@@ -852,9 +852,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="cell net: blend each batch with itself in another order, the weight from "
                          "Beta(ALPHA, ALPHA), the labels blended alike")
     args = ap.parse_args(argv)
-    held_out = sorted(set((args.families or "").split(",")) & set(HELD_OUT_FAMILIES))
-    if held_out:
-        ap.error(f"--families: {', '.join(held_out)} is held out for evaluation; no net trains on it")
+    if refused := held_out((args.families or "").split(",")):
+        ap.error(f"--families: {', '.join(refused)} is held out for evaluation; no net trains on it")
     only = [t.strip() for t in args.only.split(",") if t.strip()]
     widths = tuple(int(w) for w in args.cell_widths.split(","))
     tasks = dict(TASKS)

@@ -18,6 +18,7 @@ never change, so benchmark seeds keep producing the same eval sheets.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -40,6 +41,13 @@ HELD_OUT_FAMILIES: tuple[str, ...] = ("sketch",)
 #: The families a training hand may draw, and so the ones anything may be trained or fitted on.
 TRAINABLE_FAMILIES: tuple[str, ...] = tuple(f for f in ALL_FAMILIES if f not in HELD_OUT_FAMILIES)
 SPLITS = ("train", "eval", "params")
+
+
+def held_out(families: Iterable[str]) -> list[str]:
+    """The names in ``families`` held out for evaluation, sorted: what no net trains or is fitted on."""
+    return sorted(set(families) & set(HELD_OUT_FAMILIES))
+
+
 #: Which half of the tables each split draws from: (the hand: parameter bins, fill modes and digit
 #: fonts; the pictures: icon variants and coin marks). ``params`` is a hand training never saw drawing
 #: the pictures training knows, so it measures new hands apart from new pictures.
@@ -445,4 +453,5 @@ __all__ = [
     "DrawStyle",
     "Hand",
     "TerrainLook",
+    "held_out",
 ]
