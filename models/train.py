@@ -820,6 +820,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "own seeds, instead of the default mixed train split")
     ap.add_argument("--family-sheets", type=int, default=200, help="training sheets per family")
     ap.add_argument("--glyph-factor", type=int, default=2, help="the glyph family's sheets, times")
+    ap.add_argument("--grammar-factor", type=int, default=1, help="the grammar family's sheets, times")
     ap.add_argument("--without", default=None, help="leave this family out (leave-one-family-out runs)")
     ap.add_argument("--calibrate-on", default="train", choices=("train", "eval"),
                     help="temperature fitted on held-out training sheets, or (eval) on eval-split sheets of "
@@ -875,7 +876,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     calib: ds.Patches | None = None
     families: dict[str, int] = {}
     if args.families:
-        families = {f: args.family_sheets * (args.glyph_factor if f == "glyph" else 1)
+        factor = {"glyph": args.glyph_factor, "grammar": args.grammar_factor}
+        families = {f: args.family_sheets * factor.get(f, 1)
                     for f in args.families.split(",") if f.strip() and f != args.without}
         n_train = sum(families.values())
         log(f"training families {families} (cache {args.cache / key})")

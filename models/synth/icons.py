@@ -13,6 +13,7 @@ from collections.abc import Callable
 import numpy as np
 
 from models.synth.glyphs import glyph_icon, is_glyph
+from models.synth.grammar import design_paths, is_design
 from models.synth.strokes import clip_segment
 
 Path = np.ndarray  # (N, 2) points in cell-local units
@@ -658,9 +659,12 @@ def _sketch_mace(rng: np.random.Generator) -> list[Path]:
 
 def icon_paths(terrain: str, variant: str, rng: np.random.Generator) -> list[Path]:
     """Strokes of a terrain icon in cell-local units (roughly inside [0.15, 0.85]); ``glyph:`` variants
-    are icon-font designs (:mod:`models.synth.glyphs`)."""
+    are icon-font designs (:mod:`models.synth.glyphs`), ``gram:`` ones designs composed from parts
+    (:mod:`models.synth.grammar`)."""
     if is_glyph(variant):
         return glyph_icon(variant, rng)
+    if is_design(variant):
+        return design_paths(variant, rng)
     more = _MORE_ICONS.get((terrain, variant)) or _SKETCH_ICONS.get((terrain, variant))
     if more is not None:
         return more(rng)

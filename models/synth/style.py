@@ -24,17 +24,18 @@ from typing import Literal
 
 import numpy as np
 
-Family = Literal["graphite", "glyph", "color", "color_icon", "marker", "mixed", "doodle", "sketch"]
+Family = Literal["graphite", "glyph", "color", "color_icon", "marker", "mixed", "doodle", "sketch", "grammar"]
 #: The families a style is drawn from when none is asked for (the train, eval and params streams).
 FAMILIES: tuple[str, ...] = ("graphite", "color", "color_icon", "marker", "mixed")
 #: Every drawing family, for training and the leave-one-family-out table (``glyph``: icon-font designs
 #: drawn in pencil, pen or marker, :mod:`models.synth.glyphs`; only drawn when asked for by name, so
 #: the default streams stay as they were; ``doodle``: people's *Quick, Draw!* doodles in pencil or
 #: colour, :func:`models.synth.glyphs.pick_doodle`, likewise only by name; ``sketch``: pencil icons of
-#: :data:`SKETCH_ICONS`, several held-out designs a terrain, never drawn by a training hand; each
-#: appended last, so the others' seed ranges stay).
+#: :data:`SKETCH_ICONS`, several held-out designs a terrain, never drawn by a training hand; ``grammar``:
+#: a new design of every terrain on every sheet, composed from parts by :mod:`models.synth.grammar`,
+#: only by name; each appended last, so the others' seed ranges stay).
 ALL_FAMILIES: tuple[str, ...] = (
-    "graphite", "glyph", "color", "color_icon", "marker", "mixed", "doodle", "sketch",
+    "graphite", "glyph", "color", "color_icon", "marker", "mixed", "doodle", "sketch", "grammar",
 )
 #: Families only held-out hands draw: :meth:`DrawStyle.random` refuses them in the train split.
 HELD_OUT_FAMILIES: tuple[str, ...] = ("sketch",)
@@ -338,7 +339,7 @@ class DrawStyle:
         if fam in HELD_OUT_FAMILIES and split == "train":
             raise ValueError(f"the {fam} family is held out: no training hand draws it")
         medium: Literal["pencil", "marker"] = "marker" if fam == "marker" else "pencil"
-        if fam in ("glyph", "doodle") and rng.random() < 0.2:
+        if fam in ("glyph", "doodle", "grammar") and rng.random() < 0.2:
             medium = "marker"
         half, pictures = HALVES[split]
         hand = _hand(rng, half, medium)
@@ -365,6 +366,10 @@ class DrawStyle:
                 # a built-in icon where the half has no glyph; the training split sketches some glyphs
                 icon = pick_glyph(rng, t, pictures, split == "train") or str(rng.choice(icons))
                 look = _icon_look(rng, t, icon, color, hand, val, habits=True)
+            elif sub == "grammar":
+                from models.synth.grammar import design_key
+
+                look = _icon_look(rng, t, design_key(t, rng), color, hand, val, habits=True)
             elif sub == "doodle":
                 icon = pick_doodle(rng, t, pictures) or str(rng.choice(icons))
                 look = _icon_look(rng, t, icon, color, hand, val, habits=False)

@@ -1,0 +1,58 @@
+"""The grammar drawing family: a new design of each terrain on every sheet, one design per terrain per
+sheet, every cell of it a little different, always inside the cell."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from models.synth import grammar
+from models.synth.icons import varied_icon
+from models.synth.style import ALL_FAMILIES, FAMILIES, HELD_OUT_FAMILIES, TERRAINS, DrawStyle
+
+
+def _signature(paths: list[np.ndarray]) -> tuple[int, ...]:
+    """A design's shape up to wobble: how many strokes and how many points each."""
+    return tuple(len(p) for p in paths)
+
+
+@pytest.mark.parametrize("terrain", TERRAINS)
+def test_one_design_draws_alike_cells(terrain: str) -> None:
+    key = grammar.design_key(terrain, np.random.default_rng(3))
+    a = grammar.design_paths(key, np.random.default_rng(1))
+    b = grammar.design_paths(key, np.random.default_rng(2))
+    assert _signature(a) == _signature(b)
+    gap = max(float(np.abs(p - q).max()) for p, q in zip(a, b, strict=True))
+    assert 0 < gap < 8 * grammar.CELL_WOBBLE  # two cells of one hand: alike, never identical
+
+
+@pytest.mark.parametrize("terrain", TERRAINS)
+def test_designs_are_many(terrain: str) -> None:
+    rng = np.random.default_rng(0)
+    shapes = {_signature(grammar.design_paths(grammar.design_key(terrain, rng), rng)) for _ in range(200)}
+    # stroke counts alone tell apart dozens of the 200 designs (the parts' sizes differ on top)
+    assert len(shapes) >= 12
+
+
+@pytest.mark.parametrize("terrain", TERRAINS)
+def test_a_drawn_cell_stays_inside_its_cell(terrain: str) -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(100):
+        pts = np.vstack(varied_icon(terrain, grammar.design_key(terrain, rng), rng))
+        assert np.isfinite(pts).all() and pts.min() >= 0.05 and pts.max() <= 0.95
+
+
+def test_unknown_terrain_is_refused() -> None:
+    with pytest.raises(ValueError, match="no grammar"):
+        grammar.design_paths("gram:X:1", np.random.default_rng(0))
+
+
+def test_the_family_trains_and_draws_one_design_a_terrain() -> None:
+    assert "grammar" in ALL_FAMILIES and "grammar" not in FAMILIES and "grammar" not in HELD_OUT_FAMILIES
+    keys = set()
+    for seed in range(20):
+        style = DrawStyle.random(np.random.default_rng(seed), "train", family="grammar")
+        for look in style.looks.values():
+            assert look.icon is not None and grammar.is_design(look.icon) and look.fill is None
+            keys.add(look.icon)
+    assert len(keys) == 20 * len(TERRAINS)  # a new design for every terrain of every sheet
