@@ -32,9 +32,19 @@ _PREFIX = "gram:"
 CELL_WOBBLE = 0.008
 
 
-def design_key(terrain: str, rng: np.random.Generator) -> str:
-    """A new design of ``terrain`` as an icon variant (``gram:<terrain>:<seed>``)."""
-    return f"{_PREFIX}{terrain}:{int(rng.integers(2**31))}"
+#: Share of the training split's designs drawn sketched (:func:`models.synth.glyphs.sketch_strokes`,
+#: anew in every cell): corners cut, lines wobbling, strokes left out or run past their ends.
+SKETCH_SHARE = 0.0
+_SKETCHED = ":sketch"
+
+
+def design_key(terrain: str, rng: np.random.Generator, *, sketch: bool = False) -> str:
+    """A new design of ``terrain`` as an icon variant (``gram:<terrain>:<seed>``); when ``sketch``,
+    :data:`SKETCH_SHARE` of them drawn sketched (a draw from ``rng`` only then)."""
+    key = f"{_PREFIX}{terrain}:{int(rng.integers(2**31))}"
+    if sketch and SKETCH_SHARE > 0 and rng.random() < SKETCH_SHARE:
+        key += _SKETCHED
+    return key
 
 
 def is_design(variant: str) -> bool:
@@ -785,13 +795,18 @@ def design_paths(variant: str, rng: np.random.Generator) -> list[Path]:
     The design's parts come from its seed alone; ``rng`` adds this cell's wobble
     (:data:`CELL_WOBBLE`), so cells of one design differ as one hand's drawings do.
     """
-    _, terrain, seed = variant.split(":")
+    _, terrain, seed, *sketched = variant.split(":")
     if terrain not in _TERRAINS:
         raise ValueError(f"no grammar for terrain {terrain!r}")
     draw = _TERRAINS[terrain](np.random.default_rng(int(seed)))
     paths = draw(rng)
     shift = rng.normal(0, CELL_WOBBLE, (len(paths), 1, 2))
-    return [p + shift[k] + rng.normal(0, CELL_WOBBLE * 0.4, p.shape) for k, p in enumerate(paths)]
+    paths = [p + shift[k] + rng.normal(0, CELL_WOBBLE * 0.4, p.shape) for k, p in enumerate(paths)]
+    if sketched:
+        from models.synth.glyphs import sketch_strokes
+
+        paths = sketch_strokes(paths, rng)
+    return paths
 
 
-__all__ = ["CELL_WOBBLE", "design_key", "design_paths", "is_design"]
+__all__ = ["CELL_WOBBLE", "SKETCH_SHARE", "design_key", "design_paths", "is_design"]

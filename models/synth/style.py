@@ -369,7 +369,8 @@ class DrawStyle:
             elif sub == "grammar":
                 from models.synth.grammar import design_key
 
-                look = _icon_look(rng, t, design_key(t, rng), color, hand, val, habits=True)
+                key = design_key(t, rng, sketch=split == "train")
+                look = _icon_look(rng, t, key, color, hand, val, habits=True)
             elif sub == "doodle":
                 icon = pick_doodle(rng, t, pictures) or str(rng.choice(icons))
                 look = _icon_look(rng, t, icon, color, hand, val, habits=False)

@@ -56,3 +56,20 @@ def test_the_family_trains_and_draws_one_design_a_terrain() -> None:
             assert look.icon is not None and grammar.is_design(look.icon) and look.fill is None
             keys.add(look.icon)
     assert len(keys) == 20 * len(TERRAINS)  # a new design for every terrain of every sheet
+
+
+def test_a_sketched_design_keeps_its_place_but_not_its_lines() -> None:
+    key = grammar.design_key("V", np.random.default_rng(4))
+    plain = np.vstack(grammar.design_paths(key, np.random.default_rng(1)))
+    sketched = np.vstack(grammar.design_paths(key + ":sketch", np.random.default_rng(1)))
+    assert plain.shape != sketched.shape or not np.allclose(plain, sketched)
+    # the same drawing, some strokes left out: its ink stays within the plain drawing's box
+    assert (sketched.min(0) >= plain.min(0) - 0.06).all() and (sketched.max(0) <= plain.max(0) + 0.06).all()
+
+
+def test_no_sketch_draw_while_the_share_is_zero(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(grammar, "SKETCH_SHARE", 0.0)
+    a, b = np.random.default_rng(9), np.random.default_rng(9)
+    grammar.design_key("W", a, sketch=True)
+    grammar.design_key("W", b)
+    assert a.random() == b.random()  # the stream moved alike: the unsketched renders stay as measured
