@@ -25,6 +25,8 @@ from collections.abc import Callable
 import numpy as np
 
 Path = np.ndarray  # (N, 2) points in cell-local units
+#: One design, ready to draw a cell of it from the cell's own generator.
+Drawer = Callable[[np.random.Generator], list[Path]]
 
 _PREFIX = "gram:"
 #: Per-cell wobble of a design's points (cell units, standard deviation): one hand, one design, but no
@@ -130,7 +132,7 @@ def _place(paths: list[Path], cx: float, cy: float, s: float) -> list[Path]:
 # --- the terrains ---------------------------------------------------------------------------------------
 
 
-def _tree(d: np.random.Generator) -> Callable[[np.random.Generator], list[Path]]:
+def _tree(d: np.random.Generator) -> Drawer:
     """One tree design: crown outline, trunk, inner strokes."""
     crown = _choice(d, ("circle", "cloud", "tall", "lollipop", "umbrella", "heart", "blob", "leafy"))
     trunk = _choice(d, ("line", "double", "fork", "roots", "none"), (3, 3, 2, 1, 1))
@@ -212,16 +214,32 @@ def _tree(d: np.random.Generator) -> Callable[[np.random.Generator], list[Path]]
     return draw
 
 
-def _forest(d: np.random.Generator) -> Callable[[np.random.Generator], list[Path]]:
-    kinds = [_tree(d)] if d.random() < 0.7 else [_tree(d), _tree(d)]
-    n = int(d.choice([1, 2, 3], p=[0.5, 0.3, 0.2]))
-    spots = _layout(d, n)
-    ground = _choice(d, ("none", "line", "tufts"), (6, 2, 1))
+def _copies(
+    d: np.random.Generator,
+    part: Callable[[np.random.Generator], Drawer],
+    one_kind: float,
+    counts: list[float],
+) -> Drawer:
+    """One to three copies of a part (a tree, a building) laid out by :func:`_layout`: all of one
+    kind with chance ``one_kind``, else two kinds in turn; ``counts`` the chances of 1, 2 and 3."""
+    kinds = [part(d)] if d.random() < one_kind else [part(d), part(d)]
+    spots = _layout(d, int(d.choice([1, 2, 3], p=counts)))
 
     def draw(rng: np.random.Generator) -> list[Path]:
         out: list[Path] = []
         for k, (x, y, s) in enumerate(spots):
             out += _place(kinds[k % len(kinds)](rng), x, y, s)
+        return out
+
+    return draw
+
+
+def _forest(d: np.random.Generator) -> Drawer:
+    trees = _copies(d, _tree, 0.7, [0.5, 0.3, 0.2])
+    ground = _choice(d, ("none", "line", "tufts"), (6, 2, 1))
+
+    def draw(rng: np.random.Generator) -> list[Path]:
+        out = trees(rng)
         low = max(float(q[:, 1].max()) for q in out)
         if ground == "line":
             out.append(_wave(0.18, 0.82, min(low + 0.02, 0.88), 0.01, 1.5))
@@ -233,7 +251,7 @@ def _forest(d: np.random.Generator) -> Callable[[np.random.Generator], list[Path
     return draw
 
 
-def _building(d: np.random.Generator) -> Callable[[np.random.Generator], list[Path]]:
+def _building(d: np.random.Generator) -> Drawer:
     body = _choice(d, ("square", "wide", "tall"))
     roof = _choice(d, ("gable", "steep", "flat", "dome", "hip", "shed", "none"), (4, 2, 1, 1, 2, 1, 1))
     door = _choice(d, ("rect", "arch", "line", "none"), (4, 2, 1, 1))
@@ -335,16 +353,12 @@ def _building(d: np.random.Generator) -> Callable[[np.random.Generator], list[Pa
     return draw
 
 
-def _village(d: np.random.Generator) -> Callable[[np.random.Generator], list[Path]]:
-    kinds = [_building(d)] if d.random() < 0.6 else [_building(d), _building(d)]
-    n = int(d.choice([1, 2, 3], p=[0.55, 0.3, 0.15]))
-    spots = _layout(d, n)
+def _village(d: np.random.Generator) -> Drawer:
+    buildings = _copies(d, _building, 0.6, [0.55, 0.3, 0.15])
     ground = d.random() < 0.2
 
     def draw(rng: np.random.Generator) -> list[Path]:
-        out: list[Path] = []
-        for k, (x, y, s) in enumerate(spots):
-            out += _place(kinds[k % len(kinds)](rng), x, y, s)
+        out = buildings(rng)
         if ground:
             low = max(float(q[:, 1].max()) for q in out)
             out.append(_line((0.15, min(low, 0.88)), (0.85, min(low, 0.88))))
@@ -353,7 +367,7 @@ def _village(d: np.random.Generator) -> Callable[[np.random.Generator], list[Pat
     return draw
 
 
-def _farm(d: np.random.Generator) -> Callable[[np.random.Generator], list[Path]]:
+def _farm(d: np.random.Generator) -> Drawer:
     kind = _choice(
         d, ("lines", "marks", "stalks", "furrows", "fence", "patches", "bales"), (3, 3, 2, 2, 1, 1, 1)
     )
@@ -418,7 +432,7 @@ def _farm(d: np.random.Generator) -> Callable[[np.random.Generator], list[Path]]
     return draw
 
 
-def _water(d: np.random.Generator) -> Callable[[np.random.Generator], list[Path]]:
+def _water(d: np.random.Generator) -> Drawer:
     kind = _choice(
         d, ("waves", "arcs", "short", "rings", "drop", "fish", "crests", "pond"), (4, 2, 2, 1, 1, 1, 1, 1)
     )
@@ -480,7 +494,7 @@ def _water(d: np.random.Generator) -> Callable[[np.random.Generator], list[Path]
     return draw
 
 
-def _monster(d: np.random.Generator) -> Callable[[np.random.Generator], list[Path]]:
+def _monster(d: np.random.Generator) -> Drawer:
     kind = _choice(d, ("face", "claws", "ghost", "spider", "skull"), (6, 1, 1, 1, 1))
     head = _choice(d, ("oval", "square", "blob", "spiky", "pear"))
     eyes = _choice(d, ("dots", "rings", "slant", "one", "three", "x", "slits"))
@@ -662,7 +676,7 @@ def _monster(d: np.random.Generator) -> Callable[[np.random.Generator], list[Pat
     return draw
 
 
-def _hero(d: np.random.Generator) -> Callable[[np.random.Generator], list[Path]]:
+def _hero(d: np.random.Generator) -> Drawer:
     kind = _choice(
         d, ("figure", "sword", "shield", "helmet", "crown", "axe", "bow", "hammer"), (3, 2, 2, 1, 1, 1, 1, 1)
     )
@@ -779,7 +793,7 @@ def _hero(d: np.random.Generator) -> Callable[[np.random.Generator], list[Path]]
     return draw
 
 
-_TERRAINS: dict[str, Callable[[np.random.Generator], Callable[[np.random.Generator], list[Path]]]] = {
+_TERRAINS: dict[str, Callable[[np.random.Generator], Drawer]] = {
     "F": _forest,
     "V": _village,
     "P": _farm,
