@@ -12,7 +12,10 @@
 # About 12 minutes of one core per family on an idle machine the first time (rendering its data,
 # cached), then 3-4 minutes. Four epochs since 2026-12-06: two left the nets short of trained (five
 # of the six left-out families read 0.4-2.5 points lower, README).
-# ONLY=graphite,glyph sh benchmarks/lofo.sh OUT runs a subset.
+# ONLY=graphite,glyph sh benchmarks/lofo.sh OUT runs a subset. MORE=doodle,grammar adds families that
+# are never left out, FLAGS adds training options; the grammar recipe's table (README, "Designs
+# composed from parts"): MORE=doodle,grammar FLAGS="--grammar-factor 8 --cell-pool avgmax" (the pooling
+# temperature is still fitted on the left-in pure families only).
 set -eu
 out=${1:?usage: sh benchmarks/lofo.sh OUT}
 all="graphite glyph color color_icon marker mixed"
@@ -21,8 +24,10 @@ for held in $(echo "${ONLY:-$all}" | tr ',' ' '); do
     mkdir -p "$d"
     cp models/manifest.json models/cell.onnx models/coin.onnx models/edge.onnx "$d/"
     fams=$(for f in $all; do if [ "$f" != "$held" ] && [ "$f" != mixed ]; then printf '%s,' "$f"; fi; done)
-    OMP_NUM_THREADS=1 python -m models.train --out "$d" --only cell --families "${fams%,}" \
+    # shellcheck disable=SC2086  # FLAGS is a list of options
+    OMP_NUM_THREADS=1 python -m models.train --out "$d" --only cell --families "${fams%,}${MORE:+,$MORE}" \
         --family-sheets 80 --glyph-factor 2 --epochs 4 --threads 1 \
-        --calibrate-on eval --calibration-sheets 40 --eval-sheets 10 --shape-aug --fade-aug --rare-repeat 4
+        --calibrate-on eval --calibration-sheets 40 --eval-sheets 10 --shape-aug --fade-aug --rare-repeat 4 \
+        ${FLAGS:-}
     OMP_NUM_THREADS=1 python -m models.fit_decode "$d" --sheets 10 --families "${fams%,}" --write
 done
