@@ -15,8 +15,9 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from models.synth.icons import circle_path, ellipse, icon_paths, turning, varied_icon
+from models.synth.icons import icon_paths, varied_icon
 from models.synth.ink import Layout
+from models.synth.shapes import circle_path, ellipse, turning
 from models.synth.strokes import Canvas, Layer, clip_segment, jitter_path
 from models.synth.style import (
     CROSS_REACH,

@@ -21,10 +21,13 @@ the design's own parameters come from the seed, the cell's small wobble from the
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache, partial
 
 import numpy as np
 
-Path = np.ndarray  # (N, 2) points in cell-local units
+from models.synth.glyphs import sketch_strokes
+from models.synth.shapes import Path, ellipse, poly, turned, wave
+
 #: One design, ready to draw a cell of it from the cell's own generator.
 Drawer = Callable[[np.random.Generator], list[Path]]
 
@@ -56,11 +59,6 @@ def is_design(variant: str) -> bool:
 # --- primitives (all in cell units; y grows downwards) -------------------------------------------------
 
 
-def _arc(cx: float, cy: float, rx: float, ry: float, t0: float, t1: float, n: int = 14) -> Path:
-    t = np.linspace(t0, t1, n)
-    return np.stack([cx + rx * np.cos(t), cy + ry * np.sin(t)], 1)
-
-
 def _bumpy(cx: float, cy: float, rx: float, ry: float, bumps: int, depth: float, n: int = 40) -> Path:
     """A closed outline of ``bumps`` scallops (a cloud, a bush) around an ellipse."""
     t = np.linspace(0, 2 * np.pi, n + 1)
@@ -68,41 +66,34 @@ def _bumpy(cx: float, cy: float, rx: float, ry: float, bumps: int, depth: float,
     return np.stack([cx + rx * r * np.cos(t), cy + ry * r * np.sin(t)], 1)
 
 
-def _wave(
-    x0: float, x1: float, y: float, amp: float, periods: float, phase: float = 0.0, n: int = 18
-) -> Path:
-    x = np.linspace(x0, x1, n)
-    return np.stack([x, y + amp * np.sin((x - x0) / (x1 - x0) * periods * 2 * np.pi + phase)], 1)
-
-
-def _line(*pts: tuple[float, float]) -> Path:
-    return np.array(pts, float)
+#: The grammar's waves run through 18 points (the fixed icons' through 16).
+_wave = partial(wave, n=18)
 
 
 def _rect(x0: float, y0: float, x1: float, y1: float) -> Path:
-    return _line((x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0))
+    return poly((x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0))
 
 
 def _mark(kind: str, x: float, y: float, s: float) -> list[Path]:
     """A small mark (a seed, a sprout, a ripple) centred at (x, y), size ``s``."""
     if kind == "dash":
-        return [_line((x - s, y), (x + s, y))]
+        return [poly((x - s, y), (x + s, y))]
     if kind == "tick":
-        return [_line((x, y + s), (x, y - s))]
+        return [poly((x, y + s), (x, y - s))]
     if kind == "v":
-        return [_line((x - s, y - s), (x, y + s), (x + s, y - s))]
+        return [poly((x - s, y - s), (x, y + s), (x + s, y - s))]
     if kind == "caret":
-        return [_line((x - s, y + s), (x, y - s), (x + s, y + s))]
+        return [poly((x - s, y + s), (x, y - s), (x + s, y + s))]
     if kind == "ring":
-        return [_arc(x, y, s * 0.8, s * 0.8, 0, 2 * np.pi, 8)]
+        return [ellipse(x, y, s * 0.8, s * 0.8, 0, 2 * np.pi, 8)]
     if kind == "sprout":
         return [
-            _line((x, y + s), (x, y - s * 0.3)),
-            _arc(x - s * 0.4, y - s * 0.3, s * 0.4, s * 0.3, 0, -np.pi, 6),
-            _arc(x + s * 0.4, y - s * 0.3, s * 0.4, s * 0.3, np.pi, 2 * np.pi, 6),
+            poly((x, y + s), (x, y - s * 0.3)),
+            ellipse(x - s * 0.4, y - s * 0.3, s * 0.4, s * 0.3, 0, -np.pi, 6),
+            ellipse(x + s * 0.4, y - s * 0.3, s * 0.4, s * 0.3, np.pi, 2 * np.pi, 6),
         ]
     if kind == "tuft":
-        return [_line((x - s, y - s), (x, y + s), (x + s, y - s)), _line((x, y + s), (x, y - s))]
+        return [poly((x - s, y - s), (x, y + s), (x + s, y - s)), poly((x, y + s), (x, y - s))]
     raise ValueError(kind)
 
 
@@ -152,23 +143,23 @@ def _tree(d: np.random.Generator) -> Drawer:
         p: list[Path] = []
         bottom = cy + ry
         if crown in ("circle", "lollipop", "tall"):
-            p.append(_arc(0.5, cy, rx, ry, 0, 2 * np.pi, 22))
+            p.append(ellipse(0.5, cy, rx, ry, 0, 2 * np.pi, 22))
         elif crown in ("cloud", "leafy"):
             p.append(_bumpy(0.5, cy, rx * 0.85, ry * 0.85, bumps if crown == "cloud" else bumps * 2, depth))
         elif crown == "umbrella":
-            p.append(_arc(0.5, cy + ry * 0.5, rx * 1.2, ry * 1.1, np.pi, 2 * np.pi, 16))
-            p.append(_line((0.5 - rx * 1.2, cy + ry * 0.5), (0.5 + rx * 1.2, cy + ry * 0.5)))
+            p.append(ellipse(0.5, cy + ry * 0.5, rx * 1.2, ry * 1.1, np.pi, 2 * np.pi, 16))
+            p.append(poly((0.5 - rx * 1.2, cy + ry * 0.5), (0.5 + rx * 1.2, cy + ry * 0.5)))
             bottom = cy + ry * 0.5
         elif crown == "heart":
             p.append(
                 np.vstack(
                     [
-                        _arc(
+                        ellipse(
                             0.5 - rx * 0.45, cy - ry * 0.2, rx * 0.55, ry * 0.55, np.pi * 0.75, 2 * np.pi, 9
                         ),
-                        _arc(0.5 + rx * 0.45, cy - ry * 0.2, rx * 0.55, ry * 0.55, np.pi, np.pi * 2.25, 9),
-                        _line((0.5, cy + ry))[:, :],
-                        _line((0.5 - rx * 0.85, cy + ry * 0.15)),
+                        ellipse(0.5 + rx * 0.45, cy - ry * 0.2, rx * 0.55, ry * 0.55, np.pi, np.pi * 2.25, 9),
+                        poly((0.5, cy + ry))[:, :],
+                        poly((0.5 - rx * 0.85, cy + ry * 0.15)),
                     ]
                 )
             )
@@ -177,38 +168,38 @@ def _tree(d: np.random.Generator) -> Drawer:
             r = 1 + 0.15 * np.sin(3 * t + bumps) + 0.1 * np.cos(2 * t + depth * 10)
             p.append(np.stack([0.5 + rx * r * np.cos(t), cy + ry * r * np.sin(t)], 1))
         if inner == "arcs":
-            p.append(_arc(0.5 - rx * 0.2, cy, rx * 0.4, ry * 0.35, np.pi * 0.2, np.pi * 0.9, 6))
-            p.append(_arc(0.5 + rx * 0.25, cy - ry * 0.3, rx * 0.3, ry * 0.25, np.pi * 0.1, np.pi * 0.8, 6))
+            p.append(ellipse(0.5 - rx * 0.2, cy, rx * 0.4, ry * 0.35, np.pi * 0.2, np.pi * 0.9, 6))
+            p.append(
+                ellipse(0.5 + rx * 0.25, cy - ry * 0.3, rx * 0.3, ry * 0.25, np.pi * 0.1, np.pi * 0.8, 6)
+            )
         elif inner == "dots":
             for k in range(4):
                 q = (0.5 + rx * 0.45 * np.cos(k * 1.7 + bumps), cy + ry * 0.45 * np.sin(k * 1.7 + bumps))
-                p.append(_line(q, (q[0] + 0.012, q[1] + 0.008)))
+                p.append(poly(q, (q[0] + 0.012, q[1] + 0.008)))
         elif inner == "hatch":
             for k in np.linspace(-0.5, 0.5, 4):
                 p.append(
-                    _line(
-                        (0.5 + rx * k - rx * 0.25, cy + ry * 0.4), (0.5 + rx * k + rx * 0.25, cy - ry * 0.4)
-                    )
+                    poly((0.5 + rx * k - rx * 0.25, cy + ry * 0.4), (0.5 + rx * k + rx * 0.25, cy - ry * 0.4))
                 )
         elif inner == "vein":
-            p.append(_line((0.5, bottom), (0.5, cy - ry * 0.5)))
+            p.append(poly((0.5, bottom), (0.5, cy - ry * 0.5)))
             for f in (0.3, 0.0, -0.3):
-                p.append(_line((0.5, cy + ry * f), (0.5 - rx * 0.45, cy + ry * (f - 0.3))))
-                p.append(_line((0.5, cy + ry * f), (0.5 + rx * 0.45, cy + ry * (f - 0.3))))
+                p.append(poly((0.5, cy + ry * f), (0.5 - rx * 0.45, cy + ry * (f - 0.3))))
+                p.append(poly((0.5, cy + ry * f), (0.5 + rx * 0.45, cy + ry * (f - 0.3))))
         end = bottom + trunk_len
         if trunk == "line":
-            p.append(_line((0.5, bottom), (0.5, end)))
+            p.append(poly((0.5, bottom), (0.5, end)))
         elif trunk == "double":
             w = 0.025 + rx * 0.12
-            p.append(_line((0.5 - w, bottom), (0.5 - w * 1.3, end)))
-            p.append(_line((0.5 + w, bottom), (0.5 + w * 1.3, end)))
+            p.append(poly((0.5 - w, bottom), (0.5 - w * 1.3, end)))
+            p.append(poly((0.5 + w, bottom), (0.5 + w * 1.3, end)))
         elif trunk == "fork":
-            p.append(_line((0.5, end), (0.5, bottom + trunk_len * 0.3)))
-            p.append(_line((0.5, bottom + trunk_len * 0.5), (0.5 - rx * 0.4, bottom - ry * 0.2)))
-            p.append(_line((0.5, bottom + trunk_len * 0.5), (0.5 + rx * 0.4, bottom - ry * 0.2)))
+            p.append(poly((0.5, end), (0.5, bottom + trunk_len * 0.3)))
+            p.append(poly((0.5, bottom + trunk_len * 0.5), (0.5 - rx * 0.4, bottom - ry * 0.2)))
+            p.append(poly((0.5, bottom + trunk_len * 0.5), (0.5 + rx * 0.4, bottom - ry * 0.2)))
         elif trunk == "roots":
-            p.append(_line((0.5, bottom), (0.5, end)))
-            p.append(_line((0.5 - 0.06, end + 0.01), (0.5, end - 0.03), (0.5 + 0.06, end + 0.01)))
+            p.append(poly((0.5, bottom), (0.5, end)))
+            p.append(poly((0.5 - 0.06, end + 0.01), (0.5, end - 0.03), (0.5 + 0.06, end + 0.01)))
         return p
 
     return draw
@@ -273,18 +264,18 @@ def _building(d: np.random.Generator) -> Drawer:
         if roof == "none":
             p.append(_rect(x0, y0, x1, y1))
         else:
-            p.append(_line((x0, y0), (x0, y1), (x1, y1), (x1, y0)))
+            p.append(poly((x0, y0), (x0, y1), (x1, y1), (x1, y0)))
             if roof in ("gable", "steep"):
-                p.append(_line((x0 - over, y0 + over * 0.6), (0.5, y0 - rh), (x1 + over, y0 + over * 0.6)))
-                p.append(_line((x0, y0), (x1, y0)))
+                p.append(poly((x0 - over, y0 + over * 0.6), (0.5, y0 - rh), (x1 + over, y0 + over * 0.6)))
+                p.append(poly((x0, y0), (x1, y0)))
             elif roof == "flat":
-                p.append(_line((x0 - over - 0.02, y0), (x1 + over + 0.02, y0)))
-                p.append(_line((x0 - over - 0.02, y0 - 0.04), (x1 + over + 0.02, y0 - 0.04)))
+                p.append(poly((x0 - over - 0.02, y0), (x1 + over + 0.02, y0)))
+                p.append(poly((x0 - over - 0.02, y0 - 0.04), (x1 + over + 0.02, y0 - 0.04)))
             elif roof == "dome":
-                p.append(_arc(0.5, y0, w / 2, rh, np.pi, 2 * np.pi, 14))
+                p.append(ellipse(0.5, y0, w / 2, rh, np.pi, 2 * np.pi, 14))
             elif roof == "hip":
                 p.append(
-                    _line(
+                    poly(
                         (x0 - over, y0),
                         (x0 + w * 0.2, y0 - rh),
                         (x1 - w * 0.2, y0 - rh),
@@ -293,27 +284,25 @@ def _building(d: np.random.Generator) -> Drawer:
                     )
                 )
             else:  # shed: one slope
-                p.append(_line((x0 - over, y0), (x1 + over, y0 - rh * 0.8)))
-                p.append(_line((x1, y0 - rh * 0.8 + over * 0.8), (x1, y0)))
+                p.append(poly((x0 - over, y0), (x1 + over, y0 - rh * 0.8)))
+                p.append(poly((x1, y0 - rh * 0.8 + over * 0.8), (x1, y0)))
         dw, dh = w * 0.22, h * 0.45
         if door == "rect":
             p.append(
-                _line(
-                    (0.5 - dw / 2, y1), (0.5 - dw / 2, y1 - dh), (0.5 + dw / 2, y1 - dh), (0.5 + dw / 2, y1)
-                )
+                poly((0.5 - dw / 2, y1), (0.5 - dw / 2, y1 - dh), (0.5 + dw / 2, y1 - dh), (0.5 + dw / 2, y1))
             )
         elif door == "arch":
             p.append(
                 np.vstack(
                     [
-                        _line((0.5 - dw / 2, y1)),
-                        _arc(0.5, y1 - dh + dw / 2, dw / 2, dw / 2, np.pi, 2 * np.pi, 8),
-                        _line((0.5 + dw / 2, y1)),
+                        poly((0.5 - dw / 2, y1)),
+                        ellipse(0.5, y1 - dh + dw / 2, dw / 2, dw / 2, np.pi, 2 * np.pi, 8),
+                        poly((0.5 + dw / 2, y1)),
                     ]
                 )
             )
         elif door == "line":
-            p.append(_line((0.5, y1), (0.5, y1 - dh)))
+            p.append(poly((0.5, y1), (0.5, y1 - dh)))
         spots = {
             0: [],
             1: [(0.5, y0 + h * 0.3)],
@@ -330,24 +319,24 @@ def _building(d: np.random.Generator) -> Drawer:
         s = min(w, h) * 0.11
         for x, y in spots:
             if window == "round":
-                p.append(_arc(x, y, s, s, 0, 2 * np.pi, 8))
+                p.append(ellipse(x, y, s, s, 0, 2 * np.pi, 8))
             else:
                 p.append(_rect(x - s, y - s, x + s, y + s))
                 if window == "cross":
-                    p.append(_line((x - s, y), (x + s, y)))
-                    p.append(_line((x, y - s), (x, y + s)))
+                    p.append(poly((x - s, y), (x + s, y)))
+                    p.append(poly((x, y - s), (x, y + s)))
         if chimney and roof != "none":
             cx = x0 + w * 0.75
             base = (
                 y0 - rh * 0.45 if roof in ("gable", "steep") else y0 - (0.04 if roof == "flat" else rh * 0.7)
             )
-            p.append(_line((cx, base + 0.03), (cx, base - 0.07), (cx + 0.06, base - 0.07), (cx + 0.06, base)))
+            p.append(poly((cx, base + 0.03), (cx, base - 0.07), (cx + 0.06, base - 0.07), (cx + 0.06, base)))
             if smoke:
                 t = np.linspace(0, 1, 8)
                 p.append(np.stack([cx + 0.03 + 0.02 * np.sin(t * 9), base - 0.09 - 0.1 * t], 1))
         if cross_top:
-            p.append(_line((0.5, y0 - rh), (0.5, y0 - rh - 0.1)))
-            p.append(_line((0.47, y0 - rh - 0.07), (0.53, y0 - rh - 0.07)))
+            p.append(poly((0.5, y0 - rh), (0.5, y0 - rh - 0.1)))
+            p.append(poly((0.47, y0 - rh - 0.07), (0.53, y0 - rh - 0.07)))
         return p
 
     return draw
@@ -361,7 +350,7 @@ def _village(d: np.random.Generator) -> Drawer:
         out = buildings(rng)
         if ground:
             low = max(float(q[:, 1].max()) for q in out)
-            out.append(_line((0.15, min(low, 0.88)), (0.85, min(low, 0.88))))
+            out.append(poly((0.15, min(low, 0.88)), (0.85, min(low, 0.88))))
         return out
 
     return draw
@@ -391,42 +380,42 @@ def _farm(d: np.random.Generator) -> Drawer:
                 half = np.sqrt(max(0.3**2 - k**2 * 0.5, 0.02))
                 if dashed:
                     for f0 in np.arange(-half, half, 0.16):
-                        p.append(_line(tuple(c + dvec * f0), tuple(c + dvec * min(f0 + 0.09, half))))
+                        p.append(poly(tuple(c + dvec * f0), tuple(c + dvec * min(f0 + 0.09, half))))
                 else:
-                    p.append(_line(tuple(c - dvec * half), tuple(c + dvec * half)))
+                    p.append(poly(tuple(c - dvec * half), tuple(c + dvec * half)))
         elif kind == "marks":
             for y in np.linspace(lo + 0.04, hi - 0.04, rows):
                 for x in np.linspace(lo + 0.04, hi - 0.04, per_row):
                     p += _mark(mark, x, y, 0.28 / per_row)
         elif kind == "stalks":
             for x in np.linspace(0.5 - 0.13 * (stalks - 1), 0.5 + 0.13 * (stalks - 1), stalks):
-                p.append(_line((x, 0.82), (x, 0.22)))
+                p.append(poly((x, 0.82), (x, 0.22)))
                 for y in np.linspace(0.28, 0.28 + 0.07 * (grains - 1), grains):
-                    p.append(_line((x - 0.06, y + 0.03), (x, y)))
-                    p.append(_line((x + 0.06, y + 0.03), (x, y)))
+                    p.append(poly((x - 0.06, y + 0.03), (x, y)))
+                    p.append(poly((x + 0.06, y + 0.03), (x, y)))
         elif kind == "furrows":
             for y in np.linspace(0.3, 0.75, rows):
-                p.append(_arc(0.5, y + 0.35, 0.35, 0.35, np.pi * 1.25, np.pi * 1.75, 10))
+                p.append(ellipse(0.5, y + 0.35, 0.35, 0.35, np.pi * 1.25, np.pi * 1.75, 10))
         elif kind == "fence":
             for x in np.linspace(0.22, 0.78, per_row):
-                p.append(_line((x, 0.72), (x, 0.38)))
-            p.append(_line((0.18, 0.48), (0.82, 0.48)))
-            p.append(_line((0.18, 0.62), (0.82, 0.62)))
+                p.append(poly((x, 0.72), (x, 0.38)))
+            p.append(poly((0.18, 0.48), (0.82, 0.48)))
+            p.append(poly((0.18, 0.62), (0.82, 0.62)))
         elif kind == "patches":  # a field split into two or three strips, one or two hatched
             p.append(_rect(lo, lo, hi, hi))
             cuts = np.linspace(lo, hi, 3 if rows % 2 else 4)
             for x in cuts[1:-1]:
-                p.append(_line((x, lo), (x, hi)))
+                p.append(poly((x, lo), (x, hi)))
             for x in np.linspace(cuts[0] + 0.03, cuts[1] - 0.03, 4):
-                p.append(_line((x, hi - 0.03), (x + 0.05, lo + 0.03)))
+                p.append(poly((x, hi - 0.03), (x + 0.05, lo + 0.03)))
         else:  # bales: round hay bales with a curl
             for x, y in ((0.35, 0.4), (0.65, 0.4), (0.5, 0.66))[: 2 + rows % 2]:
-                p.append(_arc(x, y, 0.12, 0.1, 0, 2 * np.pi, 14))
-                p.append(_arc(x, y, 0.05, 0.04, 0, 1.5 * np.pi, 8))
+                p.append(ellipse(x, y, 0.12, 0.1, 0, 2 * np.pi, 14))
+                p.append(ellipse(x, y, 0.05, 0.04, 0, 1.5 * np.pi, 8))
         if border == "box":
             p.append(_rect(0.16, 0.16, 0.84, 0.84))
         elif border == "ground":
-            p.append(_line((0.14, 0.86), (0.86, 0.86)))
+            p.append(poly((0.14, 0.86), (0.86, 0.86)))
         return p
 
     return draw
@@ -453,7 +442,7 @@ def _water(d: np.random.Generator) -> Drawer:
             for y in np.linspace(0.3, 0.7, max(n - 1, 2)):
                 hump = 0.64 / max(int(periods * 2), 2)
                 for x in np.arange(0.18, 0.82 - hump / 2, hump):
-                    p.append(_arc(x + hump / 2, y, hump / 2, amp * 1.5, np.pi, 2 * np.pi, 6))
+                    p.append(ellipse(x + hump / 2, y, hump / 2, amp * 1.5, np.pi, 2 * np.pi, 6))
         elif kind == "short":  # scattered short waves
             for k in range(n + 1):
                 x, y = 0.3 + 0.4 * ((k * 0.618) % 1), 0.25 + 0.5 * k / n
@@ -462,34 +451,32 @@ def _water(d: np.random.Generator) -> Drawer:
                     p.append(_wave(x - 0.12, x + 0.12, y + 0.05, amp * 0.8, 1.0))
         elif kind == "rings":
             for r in np.linspace(0.08, 0.3, min(n, 4)):
-                p.append(_arc(0.5, 0.5, r, r * 0.7, 0, 2 * np.pi, 20))
+                p.append(ellipse(0.5, 0.5, r, r * 0.7, 0, 2 * np.pi, 20))
         elif kind == "drop":
             for x, s in ((0.5, 1.0),) if n < 4 else ((0.35, 0.7), (0.65, 0.7)):
-                body = _arc(x, 0.58, 0.16 * s, 0.16 * s, -np.pi * 0.1, np.pi * 1.1, 14)
-                p.append(np.vstack([_line((x, 0.58 - 0.36 * s)), body, _line((x, 0.58 - 0.36 * s))]))
+                body = ellipse(x, 0.58, 0.16 * s, 0.16 * s, -np.pi * 0.1, np.pi * 1.1, 14)
+                p.append(np.vstack([poly((x, 0.58 - 0.36 * s)), body, poly((x, 0.58 - 0.36 * s))]))
         elif kind == "fish":
-            p.append(np.vstack([_arc(0.46, 0.45, 0.2, 0.1, 0, 2 * np.pi, 16)]))
-            p.append(_line((0.66, 0.45), (0.78, 0.37), (0.78, 0.53), (0.66, 0.45)))
+            p.append(np.vstack([ellipse(0.46, 0.45, 0.2, 0.1, 0, 2 * np.pi, 16)]))
+            p.append(poly((0.66, 0.45), (0.78, 0.37), (0.78, 0.53), (0.66, 0.45)))
             p.append(_wave(0.22, 0.78, 0.7, amp * 0.7, periods))
         elif kind == "crests":  # curling wave crests
             for x in np.linspace(0.28, 0.72, max(min(n, 3), 2)):
                 p.append(
                     np.vstack(
                         [
-                            _line((x - 0.14, 0.62)),
-                            _arc(x, 0.5, 0.1, 0.12, np.pi, 2 * np.pi, 8),
-                            _arc(x + 0.04, 0.48, 0.04, 0.05, 0, np.pi, 5),
+                            poly((x - 0.14, 0.62)),
+                            ellipse(x, 0.5, 0.1, 0.12, np.pi, 2 * np.pi, 8),
+                            ellipse(x + 0.04, 0.48, 0.04, 0.05, 0, np.pi, 5),
                         ]
                     )
                 )
             p.append(_wave(0.16, 0.84, 0.66, amp * 0.5, periods))
         else:  # pond: an outline with waves inside
-            p.append(_arc(0.5, 0.5, 0.33, 0.24, 0, 2 * np.pi, 22))
+            p.append(ellipse(0.5, 0.5, 0.33, 0.24, 0, 2 * np.pi, 22))
             for y in (0.44, 0.56):
                 p.append(_wave(0.34, 0.66, y, amp * 0.6, 1.5))
-        c = np.array([0.5, 0.5])
-        rot = np.array([[np.cos(tilt), -np.sin(tilt)], [np.sin(tilt), np.cos(tilt)]])
-        return [(q - c) @ rot.T + c for q in p]
+        return turned(p, tilt)
 
     return draw
 
@@ -508,10 +495,10 @@ def _monster(d: np.random.Generator) -> Drawer:
         p: list[Path] = []
         cy = 0.52
         if head == "oval":
-            p.append(_arc(0.5, cy, rx, ry, 0, 2 * np.pi, 20))
+            p.append(ellipse(0.5, cy, rx, ry, 0, 2 * np.pi, 20))
         elif head == "square":
             p.append(
-                _line(
+                poly(
                     (0.5 - rx, cy - ry),
                     (0.5 + rx, cy - ry),
                     (0.5 + rx * 0.9, cy + ry),
@@ -532,66 +519,66 @@ def _monster(d: np.random.Generator) -> Drawer:
         ey, ex = cy - ry * 0.25, rx * 0.42
         if eyes == "dots":
             p += [
-                _line((0.5 - ex, ey), (0.5 - ex + 0.015, ey + 0.01)),
-                _line((0.5 + ex, ey), (0.5 + ex + 0.015, ey + 0.01)),
+                poly((0.5 - ex, ey), (0.5 - ex + 0.015, ey + 0.01)),
+                poly((0.5 + ex, ey), (0.5 + ex + 0.015, ey + 0.01)),
             ]
         elif eyes == "rings":
             p += [
-                _arc(0.5 - ex, ey, 0.045, 0.045, 0, 2 * np.pi, 8),
-                _arc(0.5 + ex, ey, 0.045, 0.045, 0, 2 * np.pi, 8),
+                ellipse(0.5 - ex, ey, 0.045, 0.045, 0, 2 * np.pi, 8),
+                ellipse(0.5 + ex, ey, 0.045, 0.045, 0, 2 * np.pi, 8),
             ]
         elif eyes == "slant":
             p += [
-                _line((0.5 - ex - 0.06, ey - 0.04), (0.5 - ex + 0.05, ey + 0.02)),
-                _line((0.5 + ex + 0.06, ey - 0.04), (0.5 + ex - 0.05, ey + 0.02)),
+                poly((0.5 - ex - 0.06, ey - 0.04), (0.5 - ex + 0.05, ey + 0.02)),
+                poly((0.5 + ex + 0.06, ey - 0.04), (0.5 + ex - 0.05, ey + 0.02)),
             ]
         elif eyes == "one":
-            p += [_arc(0.5, ey, 0.08, 0.06, 0, 2 * np.pi, 12), _line((0.5, ey - 0.01), (0.51, ey + 0.01))]
+            p += [ellipse(0.5, ey, 0.08, 0.06, 0, 2 * np.pi, 12), poly((0.5, ey - 0.01), (0.51, ey + 0.01))]
         elif eyes == "three":
             p += [
-                _arc(0.5 + dx, ey - (0.04 if dx == 0 else 0), 0.035, 0.035, 0, 2 * np.pi, 7)
+                ellipse(0.5 + dx, ey - (0.04 if dx == 0 else 0), 0.035, 0.035, 0, 2 * np.pi, 7)
                 for dx in (-ex, 0.0, ex)
             ]
         elif eyes == "x":
             for sx in (-ex, ex):
                 p += [
-                    _line((0.5 + sx - 0.035, ey - 0.035), (0.5 + sx + 0.035, ey + 0.035)),
-                    _line((0.5 + sx - 0.035, ey + 0.035), (0.5 + sx + 0.035, ey - 0.035)),
+                    poly((0.5 + sx - 0.035, ey - 0.035), (0.5 + sx + 0.035, ey + 0.035)),
+                    poly((0.5 + sx - 0.035, ey + 0.035), (0.5 + sx + 0.035, ey - 0.035)),
                 ]
         else:  # slits
             p += [
-                _arc(0.5 - ex, ey, 0.06, 0.02, 0, 2 * np.pi, 8),
-                _arc(0.5 + ex, ey, 0.06, 0.02, 0, 2 * np.pi, 8),
+                ellipse(0.5 - ex, ey, 0.06, 0.02, 0, 2 * np.pi, 8),
+                ellipse(0.5 + ex, ey, 0.06, 0.02, 0, 2 * np.pi, 8),
             ]
         my, mw = cy + ry * 0.4, rx * 0.6
         if mouth == "zigzag":
             xs = np.linspace(0.5 - mw, 0.5 + mw, 7)
             p.append(np.stack([xs, my + np.where(np.arange(7) % 2, 0.05, -0.02)], 1))
         elif mouth == "fangs":
-            p.append(_line((0.5 - mw, my - 0.02), (0.5 + mw, my - 0.02)))
+            p.append(poly((0.5 - mw, my - 0.02), (0.5 + mw, my - 0.02)))
             p += [
-                _line((0.5 - mw * 0.5, my - 0.02), (0.5 - mw * 0.35, my + 0.07), (0.5 - mw * 0.2, my - 0.02)),
-                _line((0.5 + mw * 0.2, my - 0.02), (0.5 + mw * 0.35, my + 0.07), (0.5 + mw * 0.5, my - 0.02)),
+                poly((0.5 - mw * 0.5, my - 0.02), (0.5 - mw * 0.35, my + 0.07), (0.5 - mw * 0.2, my - 0.02)),
+                poly((0.5 + mw * 0.2, my - 0.02), (0.5 + mw * 0.35, my + 0.07), (0.5 + mw * 0.5, my - 0.02)),
             ]
         elif mouth == "open":
-            p.append(_arc(0.5, my, mw * 0.6, 0.06, 0, 2 * np.pi, 12))
+            p.append(ellipse(0.5, my, mw * 0.6, 0.06, 0, 2 * np.pi, 12))
         elif mouth == "grin":
-            p.append(_arc(0.5, my - 0.06, mw, 0.1, np.pi * 0.15, np.pi * 0.85, 10))
+            p.append(ellipse(0.5, my - 0.06, mw, 0.1, np.pi * 0.15, np.pi * 0.85, 10))
             for x in np.linspace(0.5 - mw * 0.5, 0.5 + mw * 0.5, 3):
-                p.append(_line((x, my), (x, my + 0.04)))
+                p.append(poly((x, my), (x, my + 0.04)))
         elif mouth == "frown":
-            p.append(_arc(0.5, my + 0.06, mw * 0.8, 0.07, np.pi * 1.15, np.pi * 1.85, 10))
+            p.append(ellipse(0.5, my + 0.06, mw * 0.8, 0.07, np.pi * 1.15, np.pi * 1.85, 10))
         else:  # stitches
-            p.append(_line((0.5 - mw, my), (0.5 + mw, my)))
+            p.append(poly((0.5 - mw, my), (0.5 + mw, my)))
             for x in np.linspace(0.5 - mw * 0.7, 0.5 + mw * 0.7, 4):
-                p.append(_line((x, my - 0.03), (x, my + 0.03)))
+                p.append(poly((x, my - 0.03), (x, my + 0.03)))
         top = cy - ry
         if extra == "horns":
             p += [
-                _line(
+                poly(
                     (0.5 - rx * 0.6, top + 0.04), (0.5 - rx * 0.9, top - 0.12), (0.5 - rx * 0.25, top + 0.01)
                 ),
-                _line(
+                poly(
                     (0.5 + rx * 0.6, top + 0.04), (0.5 + rx * 0.9, top - 0.12), (0.5 + rx * 0.25, top + 0.01)
                 ),
             ]
@@ -600,28 +587,28 @@ def _monster(d: np.random.Generator) -> Drawer:
             p.append(np.stack([xs, top + np.where(np.arange(7) % 2, -0.07, 0.02)], 1))
         elif extra == "ears":
             p += [
-                _line((0.5 - rx, cy - 0.02), (0.5 - rx - 0.08, cy - 0.1), (0.5 - rx, cy + 0.06)),
-                _line((0.5 + rx, cy - 0.02), (0.5 + rx + 0.08, cy - 0.1), (0.5 + rx, cy + 0.06)),
+                poly((0.5 - rx, cy - 0.02), (0.5 - rx - 0.08, cy - 0.1), (0.5 - rx, cy + 0.06)),
+                poly((0.5 + rx, cy - 0.02), (0.5 + rx + 0.08, cy - 0.1), (0.5 + rx, cy + 0.06)),
             ]
         elif extra == "antennae":
             p += [
-                _line((0.5 - 0.05, top), (0.5 - 0.12, top - 0.1)),
-                _line((0.5 + 0.05, top), (0.5 + 0.12, top - 0.1)),
+                poly((0.5 - 0.05, top), (0.5 - 0.12, top - 0.1)),
+                poly((0.5 + 0.05, top), (0.5 + 0.12, top - 0.1)),
             ]
             p += [
-                _arc(0.5 - 0.12, top - 0.12, 0.02, 0.02, 0, 2 * np.pi, 6),
-                _arc(0.5 + 0.12, top - 0.12, 0.02, 0.02, 0, 2 * np.pi, 6),
+                ellipse(0.5 - 0.12, top - 0.12, 0.02, 0.02, 0, 2 * np.pi, 6),
+                ellipse(0.5 + 0.12, top - 0.12, 0.02, 0.02, 0, 2 * np.pi, 6),
             ]
         elif extra == "arms":
             for s in (-1, 1):
                 p.append(
-                    _line(
+                    poly(
                         (0.5 + s * rx, cy + 0.05),
                         (0.5 + s * (rx + 0.1), cy - 0.05),
                         (0.5 + s * (rx + 0.13), cy - 0.12),
                     )
                 )
-                p.append(_line((0.5 + s * (rx + 0.1), cy - 0.05), (0.5 + s * (rx + 0.17), cy - 0.06)))
+                p.append(poly((0.5 + s * (rx + 0.1), cy - 0.05), (0.5 + s * (rx + 0.17), cy - 0.06)))
         return p
 
     def draw(rng: np.random.Generator) -> list[Path]:
@@ -630,31 +617,31 @@ def _monster(d: np.random.Generator) -> Drawer:
         p: list[Path] = []
         if kind == "claws":
             for k in (-1, 0, 1):
-                p.append(_arc(0.5 + k * 0.13 + 0.3, 0.5 - 0.3, 0.45, 0.5, np.pi * 0.62, np.pi * 0.88, 10))
+                p.append(ellipse(0.5 + k * 0.13 + 0.3, 0.5 - 0.3, 0.45, 0.5, np.pi * 0.62, np.pi * 0.88, 10))
         elif kind == "ghost":
             t = np.linspace(0, 1, 7)
             hem = np.stack([0.72 - 0.44 * t, 0.76 + np.where(np.arange(7) % 2, -0.05, 0.0)], 1)
             p.append(
                 np.vstack(
                     [
-                        _line((0.28, 0.76)),
-                        _arc(0.5, 0.45, 0.22, 0.24, np.pi, 2 * np.pi, 12),
-                        _line((0.72, 0.76)),
+                        poly((0.28, 0.76)),
+                        ellipse(0.5, 0.45, 0.22, 0.24, np.pi, 2 * np.pi, 12),
+                        poly((0.72, 0.76)),
                         hem,
                     ]
                 )
             )
             p += [
-                _arc(0.42, 0.42, 0.035, 0.05, 0, 2 * np.pi, 8),
-                _arc(0.58, 0.42, 0.035, 0.05, 0, 2 * np.pi, 8),
+                ellipse(0.42, 0.42, 0.035, 0.05, 0, 2 * np.pi, 8),
+                ellipse(0.58, 0.42, 0.035, 0.05, 0, 2 * np.pi, 8),
             ]
         elif kind == "spider":
-            p.append(_arc(0.5, 0.52, 0.12, 0.14, 0, 2 * np.pi, 14))
-            p.append(_arc(0.5, 0.33, 0.07, 0.06, 0, 2 * np.pi, 10))
+            p.append(ellipse(0.5, 0.52, 0.12, 0.14, 0, 2 * np.pi, 14))
+            p.append(ellipse(0.5, 0.33, 0.07, 0.06, 0, 2 * np.pi, 10))
             for s in (-1, 1):
                 for k, y in enumerate(np.linspace(0.44, 0.62, 4)):
                     p.append(
-                        _line(
+                        poly(
                             (0.5 + s * 0.1, y),
                             (0.5 + s * 0.24, y - 0.1 + k * 0.03),
                             (0.5 + s * 0.32, y + 0.06 + k * 0.03),
@@ -663,14 +650,17 @@ def _monster(d: np.random.Generator) -> Drawer:
         else:  # skull with crossbones
             p.append(
                 np.vstack(
-                    [_arc(0.5, 0.42, 0.18, 0.17, np.pi * 0.8, np.pi * 2.2, 16), _line((0.6, 0.6), (0.4, 0.6))]
+                    [
+                        ellipse(0.5, 0.42, 0.18, 0.17, np.pi * 0.8, np.pi * 2.2, 16),
+                        poly((0.6, 0.6), (0.4, 0.6)),
+                    ]
                 )
             )
             p += [
-                _arc(0.43, 0.43, 0.045, 0.045, 0, 2 * np.pi, 8),
-                _arc(0.57, 0.43, 0.045, 0.045, 0, 2 * np.pi, 8),
+                ellipse(0.43, 0.43, 0.045, 0.045, 0, 2 * np.pi, 8),
+                ellipse(0.57, 0.43, 0.045, 0.045, 0, 2 * np.pi, 8),
             ]
-            p += [_line((0.26, 0.66), (0.74, 0.84)), _line((0.26, 0.84), (0.74, 0.66))]
+            p += [poly((0.26, 0.66), (0.74, 0.84)), poly((0.26, 0.84), (0.74, 0.66))]
         return p
 
     return draw
@@ -694,65 +684,65 @@ def _hero(d: np.random.Generator) -> Drawer:
         if kind == "figure":
             r = 0.08
             if head == "circle":
-                p.append(_arc(0.5, 0.26, r, r, 0, 2 * np.pi, 12))
+                p.append(ellipse(0.5, 0.26, r, r, 0, 2 * np.pi, 12))
             elif head == "dot":
-                p.append(_arc(0.5, 0.26, r * 0.6, r * 0.6, 0, 2 * np.pi, 8))
+                p.append(ellipse(0.5, 0.26, r * 0.6, r * 0.6, 0, 2 * np.pi, 8))
             else:
                 p.append(
-                    np.vstack([_arc(0.5, 0.28, r, r, np.pi, 2 * np.pi, 8), _line((0.58, 0.3), (0.42, 0.3))])
+                    np.vstack([ellipse(0.5, 0.28, r, r, np.pi, 2 * np.pi, 8), poly((0.58, 0.3), (0.42, 0.3))])
                 )
-            p.append(_line((0.5, 0.34), (0.5, 0.6)))
-            p.append(_line((0.36, 0.86), (0.5, 0.6), (0.64, 0.86)))
-            p.append(_line((0.32, 0.5), (0.5, 0.42), (0.68, 0.5)))
+            p.append(poly((0.5, 0.34), (0.5, 0.6)))
+            p.append(poly((0.36, 0.86), (0.5, 0.6), (0.64, 0.86)))
+            p.append(poly((0.32, 0.5), (0.5, 0.42), (0.68, 0.5)))
             if holds == "sword":
-                p += [_line((0.68, 0.52), (0.78, 0.2)), _line((0.63, 0.44), (0.75, 0.48))]
+                p += [poly((0.68, 0.52), (0.78, 0.2)), poly((0.63, 0.44), (0.75, 0.48))]
             elif holds == "shield":
-                p.append(_line((0.2, 0.4), (0.36, 0.4), (0.36, 0.56), (0.28, 0.64), (0.2, 0.56), (0.2, 0.4)))
+                p.append(poly((0.2, 0.4), (0.36, 0.4), (0.36, 0.56), (0.28, 0.64), (0.2, 0.56), (0.2, 0.4)))
             elif holds == "staff":
-                p.append(_line((0.7, 0.84), (0.7, 0.18)))
+                p.append(poly((0.7, 0.84), (0.7, 0.18)))
             return p
         if kind == "sword":
             p += [
-                _line((0.5, 0.14), (0.47, 0.2), (0.47, 0.66)),
-                _line((0.5, 0.14), (0.53, 0.2), (0.53, 0.66)),
-                _line((0.5 - guard, 0.66), (0.5 + guard, 0.66)),
-                _line((0.5, 0.66), (0.5, 0.84)),
+                poly((0.5, 0.14), (0.47, 0.2), (0.47, 0.66)),
+                poly((0.5, 0.14), (0.53, 0.2), (0.53, 0.66)),
+                poly((0.5 - guard, 0.66), (0.5 + guard, 0.66)),
+                poly((0.5, 0.66), (0.5, 0.84)),
             ]
-            p.append(_arc(0.5, 0.86, 0.025, 0.025, 0, 2 * np.pi, 6))
+            p.append(ellipse(0.5, 0.86, 0.025, 0.025, 0, 2 * np.pi, 6))
         elif kind == "shield":
             if shape == "heater":
                 p.append(
-                    _line((0.28, 0.22), (0.72, 0.22), (0.72, 0.5), (0.5, 0.82), (0.28, 0.5), (0.28, 0.22))
+                    poly((0.28, 0.22), (0.72, 0.22), (0.72, 0.5), (0.5, 0.82), (0.28, 0.5), (0.28, 0.22))
                 )
             elif shape == "round":
-                p.append(_arc(0.5, 0.5, 0.28, 0.28, 0, 2 * np.pi, 20))
+                p.append(ellipse(0.5, 0.5, 0.28, 0.28, 0, 2 * np.pi, 20))
             else:
-                p.append(_line((0.5, 0.16), (0.74, 0.34), (0.5, 0.86), (0.26, 0.34), (0.5, 0.16)))
+                p.append(poly((0.5, 0.16), (0.74, 0.34), (0.5, 0.86), (0.26, 0.34), (0.5, 0.16)))
             if emblem == "cross":
-                p += [_line((0.5, 0.28), (0.5, 0.72)), _line((0.34, 0.42), (0.66, 0.42))]
+                p += [poly((0.5, 0.28), (0.5, 0.72)), poly((0.34, 0.42), (0.66, 0.42))]
             elif emblem == "stripe":
-                p.append(_line((0.32, 0.3), (0.66, 0.62)))
+                p.append(poly((0.32, 0.3), (0.66, 0.62)))
             elif emblem == "chevron":
-                p.append(_line((0.34, 0.56), (0.5, 0.38), (0.66, 0.56)))
+                p.append(poly((0.34, 0.56), (0.5, 0.38), (0.66, 0.56)))
             elif emblem == "boss":
-                p.append(_arc(0.5, 0.46, 0.06, 0.06, 0, 2 * np.pi, 8))
+                p.append(ellipse(0.5, 0.46, 0.06, 0.06, 0, 2 * np.pi, 8))
         elif kind == "helmet":
             p.append(
                 np.vstack(
                     [
-                        _line((0.28, 0.74)),
-                        _arc(0.5, 0.5, 0.22, 0.26, np.pi, 2 * np.pi, 14),
-                        _line((0.72, 0.74)),
+                        poly((0.28, 0.74)),
+                        ellipse(0.5, 0.5, 0.22, 0.26, np.pi, 2 * np.pi, 14),
+                        poly((0.72, 0.74)),
                     ]
                 )
             )
-            p.append(_line((0.28, 0.74), (0.72, 0.74)))
-            p.append(_line((0.36, 0.52), (0.64, 0.52)))
+            p.append(poly((0.28, 0.74), (0.72, 0.74)))
+            p.append(poly((0.36, 0.52), (0.64, 0.52)))
             if emblem != "none":
-                p.append(_line((0.5, 0.24), (0.5, 0.14), (0.6, 0.1)))
+                p.append(poly((0.5, 0.24), (0.5, 0.14), (0.6, 0.1)))
         elif kind == "crown":
             p.append(
-                _line(
+                poly(
                     (0.24, 0.7),
                     (0.24, 0.34),
                     (0.37, 0.5),
@@ -764,30 +754,28 @@ def _hero(d: np.random.Generator) -> Drawer:
                 )
             )
             if emblem != "none":
-                p += [_arc(x, 0.62, 0.025, 0.025, 0, 2 * np.pi, 6) for x in (0.36, 0.5, 0.64)]
+                p += [ellipse(x, 0.62, 0.025, 0.025, 0, 2 * np.pi, 6) for x in (0.36, 0.5, 0.64)]
         elif kind == "axe":
-            p.append(_line((0.4, 0.86), (0.56, 0.16)))
+            p.append(poly((0.4, 0.86), (0.56, 0.16)))
             p.append(
                 np.vstack(
                     [
-                        _line((0.52, 0.26)),
-                        _arc(0.58, 0.33, 0.16, 0.14, -np.pi * 0.5, np.pi * 0.5, 10),
-                        _line((0.5, 0.42)),
+                        poly((0.52, 0.26)),
+                        ellipse(0.58, 0.33, 0.16, 0.14, -np.pi * 0.5, np.pi * 0.5, 10),
+                        poly((0.5, 0.42)),
                     ]
                 )
             )
         elif kind == "bow":
-            p.append(_arc(0.3, 0.5, 0.3, 0.34, -np.pi * 0.5, np.pi * 0.5, 14))
-            p.append(_line((0.3, 0.16), (0.3, 0.84)))
-            p.append(_line((0.22, 0.5), (0.8, 0.5)))
-            p.append(_line((0.72, 0.44), (0.8, 0.5), (0.72, 0.56)))
+            p.append(ellipse(0.3, 0.5, 0.3, 0.34, -np.pi * 0.5, np.pi * 0.5, 14))
+            p.append(poly((0.3, 0.16), (0.3, 0.84)))
+            p.append(poly((0.22, 0.5), (0.8, 0.5)))
+            p.append(poly((0.72, 0.44), (0.8, 0.5), (0.72, 0.56)))
         else:  # hammer
-            p.append(_line((0.5, 0.86), (0.5, 0.36)))
+            p.append(poly((0.5, 0.86), (0.5, 0.36)))
             p.append(_rect(0.3, 0.2, 0.7, 0.36))
         if kind in ("sword", "axe", "hammer") and tilt:
-            a = np.deg2rad(tilt)
-            rot, c = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]), np.array([0.5, 0.5])
-            p = [(q - c) @ rot.T + c for q in p]
+            p = turned(p, np.deg2rad(tilt))
         return p
 
     return draw
@@ -812,15 +800,16 @@ def design_paths(variant: str, rng: np.random.Generator) -> list[Path]:
     _, terrain, seed, *sketched = variant.split(":")
     if terrain not in _TERRAINS:
         raise ValueError(f"no grammar for terrain {terrain!r}")
-    draw = _TERRAINS[terrain](np.random.default_rng(int(seed)))
-    paths = draw(rng)
+    paths = _design(terrain, int(seed))(rng)
     shift = rng.normal(0, CELL_WOBBLE, (len(paths), 1, 2))
     paths = [p + shift[k] + rng.normal(0, CELL_WOBBLE * 0.4, p.shape) for k, p in enumerate(paths)]
-    if sketched:
-        from models.synth.glyphs import sketch_strokes
+    return sketch_strokes(paths, rng) if sketched else paths
 
-        paths = sketch_strokes(paths, rng)
-    return paths
+
+@lru_cache(maxsize=256)
+def _design(terrain: str, seed: int) -> Drawer:
+    """The design a seed names, composed once: a sheet draws each of its designs in many cells."""
+    return _TERRAINS[terrain](np.random.default_rng(seed))
 
 
 __all__ = ["CELL_WOBBLE", "SKETCH_SHARE", "design_key", "design_paths", "is_design"]

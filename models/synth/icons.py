@@ -14,37 +14,10 @@ import numpy as np
 
 from models.synth.glyphs import glyph_icon, is_glyph
 from models.synth.grammar import design_paths, is_design
+from models.synth.shapes import Path, circle_path, ellipse, turning
+from models.synth.shapes import poly as _poly
+from models.synth.shapes import wave as _wave
 from models.synth.strokes import clip_segment
-
-Path = np.ndarray  # (N, 2) points in cell-local units
-
-
-def circle_path(cx: float, cy: float, r: float, n: int = 14, bump: float = 0.0, start: float = 0.0) -> Path:
-    t = np.linspace(start, start + 2 * np.pi, n + 1)
-    rr = r * (1 + bump * np.sin(t * 5))
-    return np.stack([cx + rr * np.cos(t), cy + rr * np.sin(t)], 1)
-
-
-def turning(angle: float) -> np.ndarray:
-    """The 2x2 matrix turning points by `angle` radians (``points @ turning(a).T``)."""
-    return np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-
-
-def _wave(x0: float, x1: float, y: float, amp: float, periods: float, n: int = 16) -> Path:
-    x = np.linspace(x0, x1, n)
-    return np.stack([x, y + amp * np.sin((x - x0) / (x1 - x0) * periods * 2 * np.pi)], 1)
-
-
-def ellipse(
-    cx: float, cy: float, rx: float, ry: float, t0: float = 0.0, t1: float = 2 * np.pi, n: int = 16
-) -> Path:
-    t = np.linspace(t0, t1, n)
-    return np.stack([cx + rx * np.cos(t), cy + ry * np.sin(t)], 1)
-
-
-def _poly(*pts: tuple[float, float]) -> Path:
-    return np.array(pts, float)
-
 
 IconMaker = Callable[[np.random.Generator], list[Path]]
 #: Training-only icon variants, keyed by (terrain, variant); the original two per terrain and the

@@ -351,6 +351,7 @@ class DrawStyle:
         modes = FILL_MODES[half]
         shared_mode = str(rng.choice(modes))
         from models.synth.glyphs import pick_doodle, pick_glyph
+        from models.synth.grammar import design_key
 
         looks: dict[str, TerrainLook] = {}
         for t in TERRAINS:
@@ -367,8 +368,6 @@ class DrawStyle:
                 icon = pick_glyph(rng, t, pictures, split == "train") or str(rng.choice(icons))
                 look = _icon_look(rng, t, icon, color, hand, val, habits=True)
             elif sub == "grammar":
-                from models.synth.grammar import design_key
-
                 key = design_key(t, rng, sketch=split == "train")
                 look = _icon_look(rng, t, key, color, hand, val, habits=True)
             elif sub == "doodle":
