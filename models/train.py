@@ -884,7 +884,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         def per_family(split: str, counts: dict[str, int], start: int = 0) -> ds.Patches:
             parts = [ds.build(ds.family_seeds(split, f, n, args.seed, start), split=split, family=f,
-                              cache=args.cache, workers=args.workers, key=key, log=log)
+                              cache=args.cache, workers=args.workers, key=key, log=log, kinds=only)
                      for f, n in counts.items()]
             return ds.join(parts, list(counts.values()))
 
@@ -892,7 +892,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sheet_families = [f for f, n in families.items() for _ in range(n)]
         if args.default_sheets:
             mixed = ds.build(ds.seeds("train", args.default_sheets, args.seed), split="train",
-                             cache=args.cache, workers=args.workers, key=key, log=log)
+                             cache=args.cache, workers=args.workers, key=key, log=log, kinds=only)
             train = ds.join([train, mixed], [n_train, args.default_sheets])
             n_train += args.default_sheets
             sheet_families += ["default"] * args.default_sheets
@@ -903,10 +903,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         log(f"rendering {n_train} training and {n_eval} eval sheets (cache {args.cache / key})")
         train = ds.build(ds.seeds("train", n_train, args.seed), split="train", cache=args.cache,
-                         workers=args.workers, key=key, log=log)
+                         workers=args.workers, key=key, log=log, kinds=only)
         sheet_families = ["default"] * n_train
         evaluation = ds.build(ds.seeds("eval", n_eval, args.seed), split="eval", cache=args.cache,
-                              workers=args.workers, key=key, log=log)
+                              workers=args.workers, key=key, log=log, kinds=only)
     data_seconds = time.perf_counter() - t_start
     rng = np.random.default_rng(args.seed)
     held = rng.random(n_train) < CALIBRATION_FRACTION

@@ -560,3 +560,19 @@ def test_a_held_out_family_is_refused_before_anything_is_rendered(
     assert stop.value.code == 2
     assert "sketch is held out" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
+
+
+def test_a_cell_only_build_keeps_the_cells_and_holds_no_edge_strips_or_coins(tmp_path: Path) -> None:
+    """A run training the cell net alone drops the other kinds as each sheet is read; the cache keeps
+    them all, so a later run training every net reads the same file whole."""
+    from models import dataset
+
+    seeds = dataset.seeds("train", 2)
+    whole = dataset.build(seeds, split="train", cache=tmp_path, key="k")
+    cells = dataset.build(seeds, split="train", cache=tmp_path, key="k", kinds=["cell"])
+    assert np.array_equal(cells.cells, whole.cells) and np.array_equal(cells.cell_sheet, whole.cell_sheet)
+    assert len(whole.edges) > 0 and len(whole.coins) > 0
+    assert cells.edges.shape == (0, *whole.edges.shape[1:]) and cells.edges.base is None
+    assert len(cells.coins) == len(cells.coin) == len(cells.edge_sheet) == 0
+    again = dataset.build(seeds, split="train", cache=tmp_path, key="k")
+    assert np.array_equal(again.edges, whole.edges)
