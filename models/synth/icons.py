@@ -14,6 +14,7 @@ import numpy as np
 
 from models.synth.glyphs import glyph_icon, is_glyph
 from models.synth.grammar import design_paths, is_design
+from models.synth.outsider import is_outsider, outsider_paths
 from models.synth.shapes import Path, circle_path, ellipse, turning
 from models.synth.shapes import poly as _poly
 from models.synth.shapes import wave as _wave
@@ -633,11 +634,14 @@ def _sketch_mace(rng: np.random.Generator) -> list[Path]:
 def icon_paths(terrain: str, variant: str, rng: np.random.Generator) -> list[Path]:
     """Strokes of a terrain icon in cell-local units (roughly inside [0.15, 0.85]); ``glyph:`` variants
     are icon-font designs (:mod:`models.synth.glyphs`), ``gram:`` ones designs composed from parts
-    (:mod:`models.synth.grammar`)."""
+    (:mod:`models.synth.grammar`), ``out:`` ones a second author's held-out designs
+    (:mod:`models.synth.outsider`)."""
     if is_glyph(variant):
         return glyph_icon(variant, rng)
     if is_design(variant):
         return design_paths(variant, rng)
+    if is_outsider(variant):
+        return outsider_paths(variant, rng)
     more = _MORE_ICONS.get((terrain, variant)) or _SKETCH_ICONS.get((terrain, variant))
     if more is not None:
         return more(rng)
