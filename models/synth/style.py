@@ -24,7 +24,9 @@ from typing import Literal
 
 import numpy as np
 
-Family = Literal["graphite", "glyph", "color", "color_icon", "marker", "mixed", "doodle", "sketch", "grammar"]
+Family = Literal[
+    "graphite", "glyph", "color", "color_icon", "marker", "mixed", "doodle", "sketch", "grammar", "outsider"
+]
 #: The families a style is drawn from when none is asked for (the train, eval and params streams).
 FAMILIES: tuple[str, ...] = ("graphite", "color", "color_icon", "marker", "mixed")
 #: Every drawing family, for training and the leave-one-family-out table (``glyph``: icon-font designs
@@ -33,12 +35,17 @@ FAMILIES: tuple[str, ...] = ("graphite", "color", "color_icon", "marker", "mixed
 #: colour, :func:`models.synth.glyphs.pick_doodle`, likewise only by name; ``sketch``: pencil icons of
 #: :data:`SKETCH_ICONS`, several held-out designs a terrain, never drawn by a training hand; ``grammar``:
 #: a new design of every terrain on every sheet, composed from parts by :mod:`models.synth.grammar`,
-#: only by name; each appended last, so the others' seed ranges stay).
+#: only by name; ``outsider``: pencil icons a second author drew, :mod:`models.synth.outsider`, held
+#: out like ``sketch``, in graphite or, on some sheets, coloured pencils; each appended last, so the
+#: others' seed ranges stay).
 ALL_FAMILIES: tuple[str, ...] = (
-    "graphite", "glyph", "color", "color_icon", "marker", "mixed", "doodle", "sketch", "grammar",
+    "graphite", "glyph", "color", "color_icon", "marker", "mixed", "doodle", "sketch", "grammar", "outsider",
 )
 #: Families only held-out hands draw: :meth:`DrawStyle.random` refuses them in the train split.
-HELD_OUT_FAMILIES: tuple[str, ...] = ("sketch",)
+HELD_OUT_FAMILIES: tuple[str, ...] = ("sketch", "outsider")
+#: The share of ``outsider`` sheets drawn in coloured pencils (each terrain in its own colour) rather
+#: than one graphite pencil.
+OUTSIDER_COLOUR_SHARE = 0.3
 #: The families a training hand may draw, and so the ones anything may be trained or fitted on.
 TRAINABLE_FAMILIES: tuple[str, ...] = tuple(f for f in ALL_FAMILIES if f not in HELD_OUT_FAMILIES)
 SPLITS = ("train", "eval", "params")
@@ -350,8 +357,11 @@ class DrawStyle:
         val = float(rng.uniform(0.85, 1.1))
         modes = FILL_MODES[half]
         shared_mode = str(rng.choice(modes))
+        # drawn only for the outsider family, so every other family's stream of draws stays as it was
+        coloured = fam == "outsider" and bool(rng.random() < OUTSIDER_COLOUR_SHARE)
         from models.synth.glyphs import pick_doodle, pick_glyph
         from models.synth.grammar import design_key
+        from models.synth.outsider import OUTSIDER_DESIGNS, outsider_key
 
         looks: dict[str, TerrainLook] = {}
         for t in TERRAINS:
@@ -363,6 +373,9 @@ class DrawStyle:
                 look = TerrainLook(None, str(rng.choice(icons)), hand.graphite, False, 1.0, 1.0)
             elif sub == "sketch":
                 look = TerrainLook(None, str(rng.choice(SKETCH_ICONS[t])), hand.graphite, False, 1.0, 1.0)
+            elif sub == "outsider":
+                key = outsider_key(t, str(rng.choice(OUTSIDER_DESIGNS[t])))
+                look = TerrainLook(None, key, color if coloured else hand.graphite, False, 1.0, 1.0)
             elif sub == "glyph":
                 # a built-in icon where the half has no glyph; the training split sketches some glyphs
                 icon = pick_glyph(rng, t, pictures, split == "train") or str(rng.choice(icons))
@@ -394,7 +407,7 @@ class DrawStyle:
                         mode, None, color, True, float(rng.uniform(0.4, 1.0)), float(rng.uniform(0.5, 1.0))
                     )
             # a sketching player draws each cell freehand: size, tilt and place vary as a training hand's
-            looks[t] = replace(look, varied=pictures == "train" or sub == "sketch")
+            looks[t] = replace(look, varied=pictures == "train" or sub in ("sketch", "outsider"))
         amb = str(rng.choice(("graphite", "color", "color_icon")))
         m_color = _tint(BASE_COLORS["M"], _bins(rng, half, [-20, -12, -7, -2, 2, 7, 12, 20]), sat, val)
         ambush_look = TerrainLook(
@@ -451,6 +464,7 @@ __all__ = [
     "FILLED_COIN_MARKS",
     "FILLED_CROSS_REACH",
     "HELD_OUT_FAMILIES",
+    "OUTSIDER_COLOUR_SHARE",
     "SCRAWL_PASSES",
     "SKETCH_ICONS",
     "TRAINABLE_FAMILIES",
