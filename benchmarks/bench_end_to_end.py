@@ -16,7 +16,7 @@ does); *settled exact* of those equal the truth; the refused rest report a range
 those whose true total lies within it.
 ``--models`` (repeatable) compares model directories on the same photos (default: the committed models).
 ``--family`` draws every photo in one drawing family (default: the split's mix of families); ``sketch``
-is the family no net trains on.
+and ``outsider`` are the families no net trains on.
 ``--why`` adds a table of why photos are not scored outright, one cause each (the first that applies):
 no sheet found, the A1 corner, the side or the coin track doubted (``+cells``: the '?' cells would
 block the photo as well), too many readings of the '?' cells, '?' cells whose readings change a

@@ -5,7 +5,7 @@
 
 For every drawing family (:data:`models.synth.style.ALL_FAMILIES`: built-in icons in graphite, icon-font
 designs, coloured fills, fills with icons, marker doodles, a mix, people's Quick, Draw! doodles, pencil
-icons of designs no training hand draws),
+icons of designs no training hand draws, and a second author's held-out pencil designs),
 ``--sheets`` synthetic photos of random games, drawn in that family only (``--split eval``: the held-out
 hand drawing held-out pictures, including icon fonts training never used; ``params``: the held-out hand,
 training pictures), one camera tier, rectified with the true corners jittered like the locator's error,
@@ -164,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--lofo", type=Path, default=None,
                     help="a folder of leave-one-family-out model directories named 'without-<family>': "
                          "each read on its own held-out family only, and on the families no net trains "
-                         "on (sketch)")
+                         "on (sketch, outsider)")
     ap.add_argument("--render-only", action="store_true", help="fill the cache and stop")
     ap.add_argument("--key", default=None, help="cache folder name (default: the renderer's fingerprint)")
     args = ap.parse_args(argv)
