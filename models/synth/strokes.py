@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from functools import cache
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
 _SHIFT = 4  # sub-pixel bits for cv2 drawing
 _LEVELS = (0.78, 1.0, 1.18)  # per-stroke pressure variation
+#: Paper textures kept: pages come in a continuum of sizes, so an unbounded cache grew by a page-sized
+#: map a sheet (a rendering process reached 6.5 GB on 3,000 sheets); the most recent few are enough.
+GRAIN_CACHE = 8
 _ONE = 1 << _SHIFT
 
 
@@ -25,7 +28,7 @@ def _fixed(pts: np.ndarray) -> np.ndarray:
     return np.round(np.asarray(pts, dtype=np.float64) * _ONE).astype(np.int32).reshape(-1, 1, 2)
 
 
-@cache
+@lru_cache(maxsize=GRAIN_CACHE)
 def grain_texture(shape: tuple[int, int], seed: int) -> np.ndarray:
     """Paper tooth as a float32 map in about [0.35, 1]: how much pigment each spot takes.
 
