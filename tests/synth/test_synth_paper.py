@@ -319,3 +319,16 @@ def test_the_printed_blank_is_made_once_and_shared() -> None:
     first = printed_blank("A", "color", PPC, 0, side.mountains, side.wasteland, side.ruins)
     assert printed_blank("A", "color", PPC, 0, side.mountains, side.wasteland, side.ruins) is first
     assert not first.image.flags.writeable
+
+
+def test_a_long_rendering_run_keeps_only_a_few_paper_textures() -> None:
+    """Every page size is new (the cell pitch is drawn from a continuum), so a cache of every texture
+    grew by a page-sized map a sheet until a training run's renderer ran out of memory."""
+    from models.synth import strokes
+
+    strokes.grain_texture.cache_clear()
+    sheet = Sheet.blank("A")
+    for k in range(strokes.GRAIN_CACHE + 4):
+        render_page(sheet, np.random.default_rng(k), ppc=20.0 + k)
+    info = strokes.grain_texture.cache_info()
+    assert info.misses == strokes.GRAIN_CACHE + 4 and info.currsize == strokes.GRAIN_CACHE
