@@ -13,6 +13,8 @@ triangle pines, triangle crowns, firs of lines or palms; no arched huts, keeps, 
 dot grids, plot grids, plus rows or suns; no spirals, boats, zigzag or upright waves; no round fanged
 faces, bats, tentacles or jaws; no banners, spears or maces. Those families then stay measures of
 designs never seen, and the grammar is judged on them (README, "Designs composed from parts").
+:data:`COMMON_SHARE` of the designs (none by default) are those motifs after all, each varied by its
+seed: what players draw most, for a net judged instead on another author's designs (``outsider``).
 
 A design is ``gram:<terrain>:<seed>`` (:func:`design_key`); :func:`design_paths` draws one cell of it:
 the design's own parameters come from the seed, the cell's small wobble from the cell's generator.
@@ -781,6 +783,238 @@ def _hero(d: np.random.Generator) -> Drawer:
     return draw
 
 
+# --- the motifs players draw most --------------------------------------------------------------------
+# The grammar above leaves these out so that the sketch family and graphite's eval icons stay designs no
+# training hand draws. But they are what players draw most (a pine, waves, a field of dots), and a net
+# that never saw a fir reads it as a hero. With :data:`COMMON_SHARE` above zero, that share of designs is
+# one of these motifs, each still varied by its seed; a net trained so is judged on the ``outsider``
+# family (another author's designs, :mod:`models.synth.outsider`) rather than on sketch.
+
+#: Share of designs drawn as one of the common motifs (a draw of the design's own second stream, so 0
+#: leaves every other design as it was).
+COMMON_SHARE = 0.0
+
+
+def _spokes(cx: float, cy: float, r0: float, r1: float, n: int) -> list[Path]:
+    """``n`` short strokes pointing out from (cx, cy), radius r0 to r1 (a sun's rays, a mace's spikes)."""
+    return [poly((cx + r0 * np.cos(a), cy + r0 * np.sin(a)), (cx + r1 * np.cos(a), cy + r1 * np.sin(a)))
+            for a in np.linspace(0, 2 * np.pi, n + 1)[:-1]]
+
+
+def _pine(d: np.random.Generator) -> Drawer:
+    """A conifer: stacked triangles or a zigzag skirt, a plain triangle, or a trunk with branches."""
+    kind = _choice(d, ("layers", "zigzag", "triangle", "branches"), (3, 2, 2, 2))
+    layers = int(d.integers(2, 5))
+    w = float(d.uniform(0.16, 0.24))
+    top, base = float(d.uniform(0.12, 0.2)), float(d.uniform(0.7, 0.78))
+    down = d.random() < 0.7  # branches slanting down (else up, a fir drawn as a feather)
+    closed = d.random() < 0.5
+
+    def draw(rng: np.random.Generator) -> list[Path]:
+        p: list[Path] = []
+        if kind == "layers":
+            h = (base - top) / layers
+            for k in range(layers):
+                y0 = top + k * h * 0.85
+                half = w * (0.45 + 0.55 * (k + 1) / layers)
+                tri = [(0.5 - half, y0 + h * 1.1), (0.5, y0), (0.5 + half, y0 + h * 1.1)]
+                p.append(poly(*tri, tri[0]) if closed else poly(*tri))
+        elif kind == "zigzag":  # one outline, its sides stepping out and in down to the base
+            ys = np.linspace(top, base, 2 * layers + 1)[1:]
+            left = [(0.5 - w * (k + 1) / len(ys) * (1.0 if k % 2 else 0.55), y) for k, y in enumerate(ys)]
+            outline = np.array([*reversed(left), (0.5, top), *((1 - x, y) for x, y in left)])
+            p.append(np.vstack([outline, outline[:1]]) if closed else outline)
+        elif kind == "triangle":
+            p.append(poly((0.5 - w, base), (0.5, top), (0.5 + w, base), (0.5 - w, base)))
+        else:
+            p.append(poly((0.5, top), (0.5, base)))
+            for y in np.linspace(top + 0.08, base - 0.08, layers + 1):
+                reach = w * (0.3 + 0.7 * (y - top) / (base - top))
+                dy = 0.08 if down else -0.08
+                p.append(poly((0.5 - reach, y + dy), (0.5, y), (0.5 + reach, y + dy)))
+        p.append(poly((0.5, base), (0.5, min(base + 0.12, 0.9))))
+        return p
+
+    return draw
+
+
+def _common_forest(d: np.random.Generator) -> Drawer:
+    return _copies(d, _pine, 0.8, [0.45, 0.3, 0.25])
+
+
+def _hut(d: np.random.Generator) -> Drawer:
+    """A tent, a round hut, a castle keep or a house with a pennant."""
+    kind = _choice(d, ("tent", "round", "keep", "pennant"))
+    w = float(d.uniform(0.34, 0.5))
+    merlons = int(d.integers(3, 6))
+
+    def draw(rng: np.random.Generator) -> list[Path]:
+        x0, x1 = 0.5 - w / 2, 0.5 + w / 2
+        if kind == "tent":
+            return [poly((x0, 0.74), (0.5, 0.26), (x1, 0.74), (x0, 0.74)),
+                    poly((0.5, 0.26), (0.45, 0.74)), poly((0.5, 0.26), (0.55, 0.74)),
+                    poly((0.5, 0.26), (0.5, 0.16), (0.58, 0.19), (0.5, 0.22))]
+        if kind == "round":
+            roof = ellipse(0.5, 0.54, w / 2 + 0.04, 0.24, np.pi, 2 * np.pi, 12)
+            return [poly((x0, 0.74), (x0, 0.52), (x1, 0.52), (x1, 0.74), (x0, 0.74)),
+                    np.vstack([poly((x0 - 0.04, 0.54)), roof]),
+                    ellipse(0.5, 0.68, 0.04, 0.06, np.pi, 2 * np.pi, 6)]
+        if kind == "keep":
+            # a wall with a crenellated top: the crest steps up and down across it
+            xs = np.linspace(x0, x1, 2 * merlons)
+            crest = [(x0, 0.3)]
+            for k, x in enumerate(xs[1:]):
+                crest += [(x, 0.3 if k % 2 == 0 else 0.37), (x, 0.37 if k % 2 == 0 else 0.3)]
+            arch = ellipse(0.5, 0.66, 0.05, 0.05, np.pi, 2 * np.pi, 6)
+            door = np.vstack([poly((0.45, 0.8)), arch, poly((0.55, 0.8))])
+            return [np.array([(x0, 0.8), *crest[:-1], (x1, 0.8), (x0, 0.8)]), door]
+        return [poly((x0, 0.5), (x0, 0.78), (x1, 0.78), (x1, 0.5)),
+                poly((x0 - 0.03, 0.52), (0.5, 0.32), (x1 + 0.03, 0.52)),
+                poly((0.5, 0.32), (0.5, 0.14)), poly((0.5, 0.14), (0.62, 0.18), (0.5, 0.22))]
+
+    return draw
+
+
+def _common_village(d: np.random.Generator) -> Drawer:
+    return _copies(d, _hut, 0.7, [0.6, 0.3, 0.1])
+
+
+def _common_farm(d: np.random.Generator) -> Drawer:
+    """A field of dots or pluses, a grid of plots, or a sun over rows."""
+    kind = _choice(d, ("dots", "pluses", "plots", "sun"))
+    rows, cols = int(d.integers(3, 6)), int(d.integers(3, 6))
+    s = float(d.uniform(0.015, 0.035))
+    cuts = int(d.integers(2, 4))
+    stagger = d.random() < 0.4
+
+    def draw(rng: np.random.Generator) -> list[Path]:
+        p: list[Path] = []
+        if kind in ("dots", "pluses"):
+            for i, y in enumerate(np.linspace(0.26, 0.74, rows)):
+                off = 0.03 if stagger and i % 2 else 0.0
+                for x in np.linspace(0.26, 0.74, cols):
+                    if kind == "dots":
+                        p.append(ellipse(x + off, y, s, s, 0, 2 * np.pi, 6))
+                    else:
+                        p += [poly((x + off - s * 1.5, y), (x + off + s * 1.5, y)),
+                              poly((x + off, y - s * 1.5), (x + off, y + s * 1.5))]
+        elif kind == "plots":
+            p.append(_rect(0.2, 0.2, 0.8, 0.8))
+            for k in np.linspace(0.2, 0.8, cuts + 1)[1:-1]:
+                p += [poly((k, 0.2), (k, 0.8)), poly((0.2, k), (0.8, k))]
+        else:
+            p.append(ellipse(0.3, 0.3, 0.07, 0.07, 0, 2 * np.pi, 10))
+            p += _spokes(0.3, 0.3, 0.1, 0.14, 6)
+            for y in np.linspace(0.52, 0.78, rows - 1):
+                p.append(poly((0.2, y), (0.8, y)))
+        return p
+
+    return draw
+
+
+def _common_water(d: np.random.Generator) -> Drawer:
+    """Zigzag waves, waves running down the cell, a spiral, or a boat on a wave."""
+    kind = _choice(d, ("zigzag", "upright", "spiral", "boat"), (3, 3, 1, 1))
+    n = int(d.integers(2, 5))
+    amp = float(d.uniform(0.03, 0.06))
+    periods = float(d.uniform(1.0, 3.0))
+    teeth = int(d.integers(3, 7))
+
+    def draw(rng: np.random.Generator) -> list[Path]:
+        p: list[Path] = []
+        if kind == "zigzag":
+            for y in np.linspace(0.3, 0.7, n):
+                xs = np.linspace(0.2, 0.8, 2 * teeth + 1)
+                p.append(np.stack([xs, y + np.where(np.arange(len(xs)) % 2, -amp, amp)], 1))
+        elif kind == "upright":  # a wave line turned to run down: easily taken for a field's rows
+            for x in np.linspace(0.3, 0.7, n):
+                w = _wave(0.2, 0.8, x, amp, periods)
+                p.append(w[:, ::-1].copy())
+        elif kind == "spiral":
+            t = np.linspace(0, 2.5 * 2 * np.pi, 40)
+            r = 0.02 + 0.3 * t / t[-1]
+            p.append(np.stack([0.5 + r * np.cos(t), 0.5 + r * np.sin(t)], 1))
+        else:
+            p.append(poly((0.26, 0.56), (0.74, 0.56), (0.64, 0.68), (0.36, 0.68), (0.26, 0.56)))
+            p.append(poly((0.5, 0.56), (0.5, 0.2), (0.68, 0.5), (0.5, 0.5)))
+            p.append(_wave(0.16, 0.84, 0.78, 0.025, 2.0))
+        return p
+
+    return draw
+
+
+def _common_monster(d: np.random.Generator) -> Drawer:
+    """A round face with fangs, a bat, a head with tentacles, or open jaws."""
+    kind = _choice(d, ("fanged", "bat", "tentacles", "jaws"))
+    legs = int(d.integers(3, 6))
+    teeth = int(d.integers(3, 6))
+    rx = float(d.uniform(0.2, 0.28))
+
+    def draw(rng: np.random.Generator) -> list[Path]:
+        p: list[Path] = []
+        if kind == "fanged":
+            p.append(ellipse(0.5, 0.5, rx, rx * 1.05, 0, 2 * np.pi, 20))
+            p += [ellipse(0.5 + s * rx * 0.4, 0.42, 0.03, 0.03, 0, 2 * np.pi, 6) for s in (-1, 1)]
+            xs = np.linspace(0.5 - rx * 0.6, 0.5 + rx * 0.6, 2 * teeth + 1)
+            p.append(np.stack([xs, 0.6 + np.where(np.arange(len(xs)) % 2, 0.06, 0.0)], 1))
+        elif kind == "bat":
+            half = [(0.5, 0.42), (0.36, 0.34), (0.16, 0.36), (0.24, 0.46), (0.2, 0.56), (0.34, 0.52),
+                    (0.44, 0.6), (0.5, 0.56)]  # one wing, mirrored for the other
+            p.append(np.array([*half, *((1 - x, y) for x, y in reversed(half))]))
+            p += [poly((0.46, 0.4), (0.44, 0.32)), poly((0.54, 0.4), (0.56, 0.32))]
+        elif kind == "tentacles":
+            p.append(ellipse(0.5, 0.38, rx, rx * 0.8, np.pi * 0.95, np.pi * 2.05, 14))
+            for x in np.linspace(0.5 - rx * 0.8, 0.5 + rx * 0.8, legs):
+                t = np.linspace(0, 1, 8)
+                p.append(np.stack([x + 0.04 * np.sin(t * 6 + x * 9), 0.42 + 0.4 * t], 1))
+            p += [ellipse(0.5 + s * rx * 0.35, 0.34, 0.025, 0.03, 0, 2 * np.pi, 6) for s in (-1, 1)]
+        else:
+            p.append(ellipse(0.5, 0.5, rx * 1.2, 0.28, np.pi * 1.1, np.pi * 1.9, 12))
+            p.append(ellipse(0.5, 0.5, rx * 1.2, 0.28, np.pi * 0.1, np.pi * 0.9, 12))
+            xs = np.linspace(0.5 - rx * 0.8, 0.5 + rx * 0.8, 2 * teeth + 1)
+            p.append(np.stack([xs, 0.34 + np.where(np.arange(len(xs)) % 2, 0.12, 0.0)], 1))
+            p.append(np.stack([xs, 0.66 - np.where(np.arange(len(xs)) % 2, 0.12, 0.0)], 1))
+        return p
+
+    return draw
+
+
+def _common_hero(d: np.random.Generator) -> Drawer:
+    """A banner on a pole, a spear, or a mace."""
+    kind = _choice(d, ("banner", "spear", "mace"))
+    tilt = float(d.choice([0.0, 0.0, 30.0, -30.0]))
+    forked = d.random() < 0.5
+
+    def draw(rng: np.random.Generator) -> list[Path]:
+        p: list[Path] = []
+        if kind == "banner":
+            p.append(poly((0.36, 0.86), (0.36, 0.14)))
+            if forked:  # a swallow-tailed flag
+                p.append(poly((0.36, 0.16), (0.74, 0.16), (0.62, 0.28), (0.74, 0.4), (0.36, 0.4)))
+            else:
+                p.append(poly((0.36, 0.16), (0.74, 0.24), (0.36, 0.36)))
+        elif kind == "spear":
+            p.append(poly((0.5, 0.88), (0.5, 0.3)))
+            p.append(poly((0.5, 0.12), (0.44, 0.3), (0.56, 0.3), (0.5, 0.12)))
+        else:
+            p.append(poly((0.5, 0.88), (0.5, 0.42)))
+            p.append(ellipse(0.5, 0.32, 0.11, 0.11, 0, 2 * np.pi, 12))
+            p += _spokes(0.5, 0.32, 0.11, 0.17, 6)
+        return turned(p, np.deg2rad(tilt)) if tilt else p
+
+    return draw
+
+
+_COMMON: dict[str, Callable[[np.random.Generator], Drawer]] = {
+    "F": _common_forest,
+    "V": _common_village,
+    "P": _common_farm,
+    "W": _common_water,
+    "M": _common_monster,
+    "H": _common_hero,
+}
+
+
 _TERRAINS: dict[str, Callable[[np.random.Generator], Drawer]] = {
     "F": _forest,
     "V": _village,
@@ -809,6 +1043,8 @@ def design_paths(variant: str, rng: np.random.Generator) -> list[Path]:
 @lru_cache(maxsize=256)
 def _design(terrain: str, seed: int) -> Drawer:
     """The design a seed names, composed once: a sheet draws each of its designs in many cells."""
+    if COMMON_SHARE > 0 and np.random.default_rng([seed, 1]).random() < COMMON_SHARE:
+        return _COMMON[terrain](np.random.default_rng(seed))
     return _TERRAINS[terrain](np.random.default_rng(seed))
 
 

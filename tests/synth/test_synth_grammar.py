@@ -73,3 +73,34 @@ def test_no_sketch_draw_while_the_share_is_zero(monkeypatch: pytest.MonkeyPatch)
     grammar.design_key("W", a, sketch=True)
     grammar.design_key("W", b)
     assert a.random() == b.random()  # the stream moved alike: the unsketched renders stay as measured
+
+
+def _paths_at(share: float, monkeypatch: pytest.MonkeyPatch, terrain: str, seed: int) -> np.ndarray:
+    monkeypatch.setattr(grammar, "COMMON_SHARE", share)
+    grammar._design.cache_clear()  # designs are composed once per seed: forget the other share's
+    try:
+        return np.vstack(grammar.design_paths(f"gram:{terrain}:{seed}", np.random.default_rng(0)))
+    finally:
+        grammar._design.cache_clear()
+
+
+@pytest.mark.parametrize("terrain", TERRAINS)
+def test_the_common_motifs_vary_and_stay_inside_the_cell(terrain: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    shapes = set()
+    for seed in range(100):
+        pts = _paths_at(1.0, monkeypatch, terrain, seed)
+        assert np.isfinite(pts).all() and pts.min() >= 0.05 and pts.max() <= 0.95
+        shapes.add(pts.shape)
+    assert len(shapes) >= 4
+
+
+def test_the_common_share_takes_its_designs_and_leaves_the_others_as_they_were(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    taken = 0
+    for seed in range(40):
+        base, half = (_paths_at(s, monkeypatch, "F", seed) for s in (0.0, 0.5))
+        common = np.random.default_rng([seed, 1]).random() < 0.5
+        taken += common
+        assert (base.shape == half.shape and np.array_equal(base, half)) != common
+    assert 10 <= taken <= 30
