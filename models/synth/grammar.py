@@ -791,8 +791,9 @@ def _hero(d: np.random.Generator) -> Drawer:
 # family (another author's designs, :mod:`models.synth.outsider`) rather than on sketch.
 
 #: Share of designs drawn as one of the common motifs (a draw of the design's own second stream, so 0
-#: leaves every other design as it was).
-COMMON_SHARE = 0.0
+#: leaves every other design as it was). 0.4 since 2026-12-07 (twelfth session; README, "Another
+#: author's designs"); the patches keys ``lofoB40`` and ``s8c`` were rendered with it, ``s8`` with 0.
+COMMON_SHARE = 0.4
 
 
 def _spokes(cx: float, cy: float, r0: float, r1: float, n: int) -> list[Path]:
