@@ -85,7 +85,9 @@ def _paths_at(share: float, monkeypatch: pytest.MonkeyPatch, terrain: str, seed:
 
 
 @pytest.mark.parametrize("terrain", TERRAINS)
-def test_the_common_motifs_vary_and_stay_inside_the_cell(terrain: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_common_motifs_vary_and_stay_inside_the_cell(
+    terrain: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     shapes = set()
     for seed in range(100):
         pts = _paths_at(1.0, monkeypatch, terrain, seed)
