@@ -76,6 +76,11 @@ def _rect(x0: float, y0: float, x1: float, y1: float) -> Path:
     return poly((x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0))
 
 
+def _zigzag(x0: float, x1: float, n: int, y_even: float, y_odd: float) -> Path:
+    """``n`` points from ``x0`` to ``x1``, at ``y_even`` and ``y_odd`` in turn: teeth, crests, spikes."""
+    return np.stack([np.linspace(x0, x1, n), np.where(np.arange(n) % 2, y_odd, y_even)], 1)
+
+
 def _mark(kind: str, x: float, y: float, s: float) -> list[Path]:
     """A small mark (a seed, a sprout, a ripple) centred at (x, y), size ``s``."""
     if kind == "dash":
@@ -554,8 +559,7 @@ def _monster(d: np.random.Generator) -> Drawer:
             ]
         my, mw = cy + ry * 0.4, rx * 0.6
         if mouth == "zigzag":
-            xs = np.linspace(0.5 - mw, 0.5 + mw, 7)
-            p.append(np.stack([xs, my + np.where(np.arange(7) % 2, 0.05, -0.02)], 1))
+            p.append(_zigzag(0.5 - mw, 0.5 + mw, 7, my - 0.02, my + 0.05))
         elif mouth == "fangs":
             p.append(poly((0.5 - mw, my - 0.02), (0.5 + mw, my - 0.02)))
             p += [
@@ -585,8 +589,7 @@ def _monster(d: np.random.Generator) -> Drawer:
                 ),
             ]
         elif extra == "spikes":
-            xs = np.linspace(0.5 - rx * 0.6, 0.5 + rx * 0.6, 7)
-            p.append(np.stack([xs, top + np.where(np.arange(7) % 2, -0.07, 0.02)], 1))
+            p.append(_zigzag(0.5 - rx * 0.6, 0.5 + rx * 0.6, 7, top + 0.02, top - 0.07))
         elif extra == "ears":
             p += [
                 poly((0.5 - rx, cy - 0.02), (0.5 - rx - 0.08, cy - 0.1), (0.5 - rx, cy + 0.06)),
@@ -925,8 +928,7 @@ def _common_water(d: np.random.Generator) -> Drawer:
         p: list[Path] = []
         if kind == "zigzag":
             for y in np.linspace(0.3, 0.7, n):
-                xs = np.linspace(0.2, 0.8, 2 * teeth + 1)
-                p.append(np.stack([xs, y + np.where(np.arange(len(xs)) % 2, -amp, amp)], 1))
+                p.append(_zigzag(0.2, 0.8, 2 * teeth + 1, y + amp, y - amp))
         elif kind == "upright":  # a wave line turned to run down: easily taken for a field's rows
             for x in np.linspace(0.3, 0.7, n):
                 w = _wave(0.2, 0.8, x, amp, periods)
@@ -956,8 +958,7 @@ def _common_monster(d: np.random.Generator) -> Drawer:
         if kind == "fanged":
             p.append(ellipse(0.5, 0.5, rx, rx * 1.05, 0, 2 * np.pi, 20))
             p += [ellipse(0.5 + s * rx * 0.4, 0.42, 0.03, 0.03, 0, 2 * np.pi, 6) for s in (-1, 1)]
-            xs = np.linspace(0.5 - rx * 0.6, 0.5 + rx * 0.6, 2 * teeth + 1)
-            p.append(np.stack([xs, 0.6 + np.where(np.arange(len(xs)) % 2, 0.06, 0.0)], 1))
+            p.append(_zigzag(0.5 - rx * 0.6, 0.5 + rx * 0.6, 2 * teeth + 1, 0.6, 0.6 + 0.06))
         elif kind == "bat":
             half = [(0.5, 0.42), (0.36, 0.34), (0.16, 0.36), (0.24, 0.46), (0.2, 0.56), (0.34, 0.52),
                     (0.44, 0.6), (0.5, 0.56)]  # one wing, mirrored for the other
@@ -972,9 +973,9 @@ def _common_monster(d: np.random.Generator) -> Drawer:
         else:
             p.append(ellipse(0.5, 0.5, rx * 1.2, 0.28, np.pi * 1.1, np.pi * 1.9, 12))
             p.append(ellipse(0.5, 0.5, rx * 1.2, 0.28, np.pi * 0.1, np.pi * 0.9, 12))
-            xs = np.linspace(0.5 - rx * 0.8, 0.5 + rx * 0.8, 2 * teeth + 1)
-            p.append(np.stack([xs, 0.34 + np.where(np.arange(len(xs)) % 2, 0.12, 0.0)], 1))
-            p.append(np.stack([xs, 0.66 - np.where(np.arange(len(xs)) % 2, 0.12, 0.0)], 1))
+            n = 2 * teeth + 1
+            p.append(_zigzag(0.5 - rx * 0.8, 0.5 + rx * 0.8, n, 0.34, 0.34 + 0.12))
+            p.append(_zigzag(0.5 - rx * 0.8, 0.5 + rx * 0.8, n, 0.66, 0.66 - 0.12))
         return p
 
     return draw
