@@ -795,7 +795,8 @@ def _hero(d: np.random.Generator) -> Drawer:
 
 #: Share of designs drawn as one of the common motifs (a draw of the design's own second stream, so 0
 #: leaves every other design as it was). 0.4 since 2026-12-07 (twelfth session; README, "Another
-#: author's designs"); the patches keys ``lofoB40`` and ``s8c`` were rendered with it, ``s8`` with 0.
+#: author's designs"); the patches keys ``lofoB40`` and ``s8c`` were rendered with it, ``s8`` with 0,
+#: and so were the grammar photos of the families cache ``7b9152b88cee`` (rendered before it).
 COMMON_SHARE = 0.4
 
 
