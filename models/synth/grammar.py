@@ -28,7 +28,7 @@ from functools import lru_cache, partial
 import numpy as np
 
 from models.synth.glyphs import sketch_strokes
-from models.synth.shapes import Path, ellipse, poly, turned, wave
+from models.synth.shapes import Path, ellipse, poly, rect, turned, wave, zigzag
 
 #: One design, ready to draw a cell of it from the cell's own generator.
 Drawer = Callable[[np.random.Generator], list[Path]]
@@ -70,15 +70,6 @@ def _bumpy(cx: float, cy: float, rx: float, ry: float, bumps: int, depth: float,
 
 #: The grammar's waves run through 18 points (the fixed icons' through 16).
 _wave = partial(wave, n=18)
-
-
-def _rect(x0: float, y0: float, x1: float, y1: float) -> Path:
-    return poly((x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0))
-
-
-def _zigzag(x0: float, x1: float, n: int, y_even: float, y_odd: float) -> Path:
-    """``n`` points from ``x0`` to ``x1``, at ``y_even`` and ``y_odd`` in turn: teeth, crests, spikes."""
-    return np.stack([np.linspace(x0, x1, n), np.where(np.arange(n) % 2, y_odd, y_even)], 1)
 
 
 def _mark(kind: str, x: float, y: float, s: float) -> list[Path]:
@@ -269,7 +260,7 @@ def _building(d: np.random.Generator) -> Drawer:
         y0 = y1 - h
         p: list[Path] = []
         if roof == "none":
-            p.append(_rect(x0, y0, x1, y1))
+            p.append(rect(x0, y0, x1, y1))
         else:
             p.append(poly((x0, y0), (x0, y1), (x1, y1), (x1, y0)))
             if roof in ("gable", "steep"):
@@ -328,7 +319,7 @@ def _building(d: np.random.Generator) -> Drawer:
             if window == "round":
                 p.append(ellipse(x, y, s, s, 0, 2 * np.pi, 8))
             else:
-                p.append(_rect(x - s, y - s, x + s, y + s))
+                p.append(rect(x - s, y - s, x + s, y + s))
                 if window == "cross":
                     p.append(poly((x - s, y), (x + s, y)))
                     p.append(poly((x, y - s), (x, y + s)))
@@ -409,7 +400,7 @@ def _farm(d: np.random.Generator) -> Drawer:
             p.append(poly((0.18, 0.48), (0.82, 0.48)))
             p.append(poly((0.18, 0.62), (0.82, 0.62)))
         elif kind == "patches":  # a field split into two or three strips, one or two hatched
-            p.append(_rect(lo, lo, hi, hi))
+            p.append(rect(lo, lo, hi, hi))
             cuts = np.linspace(lo, hi, 3 if rows % 2 else 4)
             for x in cuts[1:-1]:
                 p.append(poly((x, lo), (x, hi)))
@@ -420,7 +411,7 @@ def _farm(d: np.random.Generator) -> Drawer:
                 p.append(ellipse(x, y, 0.12, 0.1, 0, 2 * np.pi, 14))
                 p.append(ellipse(x, y, 0.05, 0.04, 0, 1.5 * np.pi, 8))
         if border == "box":
-            p.append(_rect(0.16, 0.16, 0.84, 0.84))
+            p.append(rect(0.16, 0.16, 0.84, 0.84))
         elif border == "ground":
             p.append(poly((0.14, 0.86), (0.86, 0.86)))
         return p
@@ -559,7 +550,7 @@ def _monster(d: np.random.Generator) -> Drawer:
             ]
         my, mw = cy + ry * 0.4, rx * 0.6
         if mouth == "zigzag":
-            p.append(_zigzag(0.5 - mw, 0.5 + mw, 7, my - 0.02, my + 0.05))
+            p.append(zigzag(0.5 - mw, 0.5 + mw, 7, my - 0.02, my + 0.05))
         elif mouth == "fangs":
             p.append(poly((0.5 - mw, my - 0.02), (0.5 + mw, my - 0.02)))
             p += [
@@ -589,7 +580,7 @@ def _monster(d: np.random.Generator) -> Drawer:
                 ),
             ]
         elif extra == "spikes":
-            p.append(_zigzag(0.5 - rx * 0.6, 0.5 + rx * 0.6, 7, top + 0.02, top - 0.07))
+            p.append(zigzag(0.5 - rx * 0.6, 0.5 + rx * 0.6, 7, top + 0.02, top - 0.07))
         elif extra == "ears":
             p += [
                 poly((0.5 - rx, cy - 0.02), (0.5 - rx - 0.08, cy - 0.1), (0.5 - rx, cy + 0.06)),
@@ -778,7 +769,7 @@ def _hero(d: np.random.Generator) -> Drawer:
             p.append(poly((0.72, 0.44), (0.8, 0.5), (0.72, 0.56)))
         else:  # hammer
             p.append(poly((0.5, 0.86), (0.5, 0.36)))
-            p.append(_rect(0.3, 0.2, 0.7, 0.36))
+            p.append(rect(0.3, 0.2, 0.7, 0.36))
         if kind in ("sword", "axe", "hammer") and tilt:
             p = turned(p, np.deg2rad(tilt))
         return p
@@ -904,7 +895,7 @@ def _common_farm(d: np.random.Generator) -> Drawer:
                         p += [poly((x + off - s * 1.5, y), (x + off + s * 1.5, y)),
                               poly((x + off, y - s * 1.5), (x + off, y + s * 1.5))]
         elif kind == "plots":
-            p.append(_rect(0.2, 0.2, 0.8, 0.8))
+            p.append(rect(0.2, 0.2, 0.8, 0.8))
             for k in np.linspace(0.2, 0.8, cuts + 1)[1:-1]:
                 p += [poly((k, 0.2), (k, 0.8)), poly((0.2, k), (0.8, k))]
         else:
@@ -929,7 +920,7 @@ def _common_water(d: np.random.Generator) -> Drawer:
         p: list[Path] = []
         if kind == "zigzag":
             for y in np.linspace(0.3, 0.7, n):
-                p.append(_zigzag(0.2, 0.8, 2 * teeth + 1, y + amp, y - amp))
+                p.append(zigzag(0.2, 0.8, 2 * teeth + 1, y + amp, y - amp))
         elif kind == "upright":  # a wave line turned to run down: easily taken for a field's rows
             for x in np.linspace(0.3, 0.7, n):
                 w = _wave(0.2, 0.8, x, amp, periods)
@@ -959,7 +950,7 @@ def _common_monster(d: np.random.Generator) -> Drawer:
         if kind == "fanged":
             p.append(ellipse(0.5, 0.5, rx, rx * 1.05, 0, 2 * np.pi, 20))
             p += [ellipse(0.5 + s * rx * 0.4, 0.42, 0.03, 0.03, 0, 2 * np.pi, 6) for s in (-1, 1)]
-            p.append(_zigzag(0.5 - rx * 0.6, 0.5 + rx * 0.6, 2 * teeth + 1, 0.6, 0.6 + 0.06))
+            p.append(zigzag(0.5 - rx * 0.6, 0.5 + rx * 0.6, 2 * teeth + 1, 0.6, 0.6 + 0.06))
         elif kind == "bat":
             half = [(0.5, 0.42), (0.36, 0.34), (0.16, 0.36), (0.24, 0.46), (0.2, 0.56), (0.34, 0.52),
                     (0.44, 0.6), (0.5, 0.56)]  # one wing, mirrored for the other
@@ -975,8 +966,8 @@ def _common_monster(d: np.random.Generator) -> Drawer:
             p.append(ellipse(0.5, 0.5, rx * 1.2, 0.28, np.pi * 1.1, np.pi * 1.9, 12))
             p.append(ellipse(0.5, 0.5, rx * 1.2, 0.28, np.pi * 0.1, np.pi * 0.9, 12))
             n = 2 * teeth + 1
-            p.append(_zigzag(0.5 - rx * 0.8, 0.5 + rx * 0.8, n, 0.34, 0.34 + 0.12))
-            p.append(_zigzag(0.5 - rx * 0.8, 0.5 + rx * 0.8, n, 0.66, 0.66 - 0.12))
+            p.append(zigzag(0.5 - rx * 0.8, 0.5 + rx * 0.8, n, 0.34, 0.34 + 0.12))
+            p.append(zigzag(0.5 - rx * 0.8, 0.5 + rx * 0.8, n, 0.66, 0.66 - 0.12))
         return p
 
     return draw

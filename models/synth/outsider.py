@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from models.synth.shapes import Path, circle_path, ellipse, poly, turned, wave
+from models.synth.shapes import Path, circle_path, ellipse, poly, rect, turned, wave, zigzag
 
 Design = Callable[[np.random.Generator], list[Path]]
 
@@ -58,11 +58,6 @@ def _bez(p0: tuple[float, float], p1: tuple[float, float], p2: tuple[float, floa
     a, b, c = np.asarray(p0, float), np.asarray(p1, float), np.asarray(p2, float)
     out: Path = (1 - t) ** 2 * a + 2 * (1 - t) * t * b + t**2 * c
     return out
-
-
-def _rect(x0: float, y0: float, x1: float, y1: float) -> Path:
-    """A closed rectangle, drawn as one stroke."""
-    return poly((x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0))
 
 
 def _outside_circle(path: Path, cx: float, cy: float, r: float, step: float = 0.01) -> list[Path]:
@@ -255,7 +250,7 @@ def _row_houses(rng: np.random.Generator) -> list[Path]:
         x0, x1 = float(xs[i]), float(xs[i + 1])
         roof += [((x0 + x1) / 2, eave - (x1 - x0) * _u(rng, 0.75, 0.95)), (x1, eave)]
         mx, s = (x0 + x1) / 2, (x1 - x0) * 0.16
-        paths.append(_rect(mx - s, eave + 0.07, mx + s, eave + 0.07 + 2 * s))
+        paths.append(rect(mx - s, eave + 0.07, mx + s, eave + 0.07 + 2 * s))
     paths.append(np.array(roof))
     paths += [poly((float(x), eave), (float(x), base)) for x in xs]
     return paths
@@ -268,11 +263,11 @@ def _cottage_smoke(rng: np.random.Generator) -> list[Path]:
     smoke = np.stack([0.65 + 0.12 * s + 0.025 * np.sin(s * 3 * np.pi), 0.21 - 0.08 * s], 1)
     wx = _u(rng, 0.33, 0.38)
     return [
-        _rect(0.24, 0.54, 0.72, 0.84),
+        rect(0.24, 0.54, 0.72, 0.84),
         poly((0.19, 0.56), (0.46, _u(rng, 0.27, 0.31)), (0.77, 0.56)),
         poly((0.6, 0.42), (0.6, 0.24), (0.68, 0.24), (0.68, 0.49)),
         smoke,
-        _rect(wx, 0.62, wx + 0.11, 0.73),
+        rect(wx, 0.62, wx + 0.11, 0.73),
         poly((wx + 0.055, 0.62), (wx + 0.055, 0.73)),
         poly((wx, 0.675), (wx + 0.11, 0.675)),
         poly((0.54, 0.84), (0.54, 0.68), (0.63, 0.68), (0.63, 0.84)),
@@ -311,8 +306,8 @@ def _skyline(rng: np.random.Generator) -> list[Path]:
     for x0, top in ((0.21, t0), (0.43, t1), (0.66, t2)):
         for dy in (0.07, 0.2):
             if top + dy + 0.06 < 0.8:
-                paths.append(_rect(x0, top + dy, x0 + 0.06, top + dy + 0.06))
-                paths.append(_rect(x0 + 0.1, top + dy, x0 + 0.16, top + dy + 0.06))
+                paths.append(rect(x0, top + dy, x0 + 0.06, top + dy + 0.06))
+                paths.append(rect(x0 + 0.1, top + dy, x0 + 0.16, top + dy + 0.06))
     return paths
 
 
@@ -321,9 +316,9 @@ def _steeple(rng: np.random.Generator) -> list[Path]:
     """A house with a tall pointed steeple tower at one end."""
     spire = _u(rng, 0.13, 0.17)
     return [
-        _rect(0.18, 0.56, 0.6, 0.84),
+        rect(0.18, 0.56, 0.6, 0.84),
         poly((0.15, 0.58), (0.38, _u(rng, 0.36, 0.4)), (0.6, 0.52)),
-        _rect(0.6, 0.42, 0.78, 0.84),
+        rect(0.6, 0.42, 0.78, 0.84),
         poly((0.58, 0.43), (0.69, spire), (0.8, 0.43)),
         poly((0.65, 0.84), (0.65, 0.7), (0.73, 0.7), (0.73, 0.84)),
         circle_path(0.69, 0.52, 0.03, n=10),
@@ -354,7 +349,7 @@ def _hamlet(rng: np.random.Generator) -> list[Path]:
         poly((0.14, 0.58), (0.38, 0.32), (0.62, 0.58)),
         poly((0.18, 0.56), (0.18, 0.86), (0.58, 0.86), (0.58, 0.56)),
         poly((0.34, 0.86), (0.34, 0.72), (0.43, 0.72), (0.43, 0.86)),
-        _rect(0.7, 0.55, 0.76, 0.61),
+        rect(0.7, 0.55, 0.76, 0.61),
     ]
 
 
@@ -462,7 +457,7 @@ def _bundle(rng: np.random.Generator) -> list[Path]:
 def _patchwork(rng: np.random.Generator) -> list[Path]:
     """A square of four fields, each ploughed in its own direction."""
     a, b, m = 0.18, 0.82, _u(rng, 0.46, 0.54)
-    paths = [_rect(a, a, b, b), poly((m, a), (m, b)), poly((a, m), (b, m))]
+    paths = [rect(a, a, b, b), poly((m, a), (m, b)), poly((a, m), (b, m))]
     n = int(rng.integers(3, 5))
     for y in np.linspace(a, m, n + 2)[1:-1]:  # top left: rows
         paths.append(poly((a + 0.03, float(y)), (m - 0.03, float(y))))
@@ -643,13 +638,6 @@ def _creek(rng: np.random.Generator) -> list[Path]:
 # --- monster ---------------------------------------------------------------------------------------
 
 
-def _zigzag(x0: float, x1: float, y: float, depth: float, teeth: int) -> Path:
-    """A row of triangular teeth along a line, ``depth`` signed (positive points down)."""
-    xs = np.linspace(x0, x1, 2 * teeth + 1)
-    ys = np.where(np.arange(2 * teeth + 1) % 2 == 1, y + depth, y)
-    return np.stack([xs, ys], 1)
-
-
 @_design("M", "grin")
 def _grin(rng: np.random.Generator) -> list[Path]:
     """A round head with angry brows and a mouth full of pointed teeth."""
@@ -662,7 +650,7 @@ def _grin(rng: np.random.Generator) -> list[Path]:
         circle_path(0.41, 0.46, 0.03, n=8),
         circle_path(0.59, 0.46, 0.03, n=8),
         poly((0.3, 0.6), (0.7, 0.6)),
-        _zigzag(0.3, 0.7, 0.6, 0.08, teeth),
+        zigzag(0.3, 0.7, 2 * teeth + 1, 0.6, 0.6 + 0.08),  # teeth pointing down
         _bez((0.3, 0.6), (0.5, 0.8), (0.7, 0.6), 12),
     ]
 
@@ -766,7 +754,7 @@ def _alien(rng: np.random.Generator) -> list[Path]:
         paths.append(_bez((bx, 0.46), (bx + (tx - bx) * 0.2, (0.46 + ty) / 2), (tx, ty + 0.05), 6))
         paths.append(circle_path(tx, ty, 0.05, n=12))
         paths.append(circle_path(tx, ty, 0.015, n=6))
-    paths.append(_zigzag(0.38, 0.62, 0.68, 0.05, 4))
+    paths.append(zigzag(0.38, 0.62, 2 * 4 + 1, 0.68, 0.68 + 0.05))
     return paths
 
 

@@ -46,4 +46,14 @@ def poly(*pts: tuple[float, float]) -> Path:
     return np.array(pts, float)
 
 
-__all__ = ["Path", "circle_path", "ellipse", "poly", "turned", "turning", "wave"]
+def rect(x0: float, y0: float, x1: float, y1: float) -> Path:
+    """A closed rectangle, drawn as one stroke."""
+    return poly((x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0))
+
+
+def zigzag(x0: float, x1: float, n: int, y_even: float, y_odd: float) -> Path:
+    """``n`` points from ``x0`` to ``x1``, at ``y_even`` and ``y_odd`` in turn: teeth, crests, spikes."""
+    return np.stack([np.linspace(x0, x1, n), np.where(np.arange(n) % 2, y_odd, y_even)], 1)
+
+
+__all__ = ["Path", "circle_path", "ellipse", "poly", "rect", "turned", "turning", "wave", "zigzag"]
