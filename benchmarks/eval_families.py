@@ -5,7 +5,8 @@
 
 For every drawing family (:data:`models.synth.style.ALL_FAMILIES`: built-in icons in graphite, icon-font
 designs, coloured fills, fills with icons, marker doodles, a mix, people's Quick, Draw! doodles, pencil
-icons of designs no training hand draws, and a second author's held-out pencil designs),
+icons of designs no training hand draws, a second author's held-out pencil designs, and a third
+author's pencil designs, ``studio``, whose eval split draws only the designs no training hand drew),
 ``--sheets`` synthetic photos of random games, drawn in that family only (``--split eval``: the held-out
 hand drawing held-out pictures, including icon fonts training never used; ``params``: the held-out hand,
 training pictures), one camera tier, rectified with the true corners jittered like the locator's error,

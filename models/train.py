@@ -816,8 +816,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--resume", type=Path, default=None,
                     help="finish a stopped run: calibrate, export and measure this checkpoint (one net)")
     ap.add_argument("--families", default=None,
-                    help="train on these drawing families (models.synth.style.ALL_FAMILIES), each from its "
-                         "own seeds, instead of the default mixed train split")
+                    help="train on these drawing families (models.synth.style.TRAINABLE_FAMILIES, e.g. "
+                         "graphite,grammar,studio), each from its own seeds, instead of the default mixed "
+                         "train split")
     ap.add_argument("--family-sheets", type=int, default=200, help="training sheets per family")
     ap.add_argument("--glyph-factor", type=int, default=2, help="the glyph family's sheets, times")
     ap.add_argument("--grammar-factor", type=int, default=1, help="the grammar family's sheets, times")

@@ -19,6 +19,7 @@ from models.synth.shapes import Path, circle_path, ellipse, turning
 from models.synth.shapes import poly as _poly
 from models.synth.shapes import wave as _wave
 from models.synth.strokes import clip_segment
+from models.synth.studio import is_studio, studio_paths
 
 IconMaker = Callable[[np.random.Generator], list[Path]]
 #: Training-only icon variants, keyed by (terrain, variant); the original two per terrain and the
@@ -635,13 +636,15 @@ def icon_paths(terrain: str, variant: str, rng: np.random.Generator) -> list[Pat
     """Strokes of a terrain icon in cell-local units (roughly inside [0.15, 0.85]); ``glyph:`` variants
     are icon-font designs (:mod:`models.synth.glyphs`), ``gram:`` ones designs composed from parts
     (:mod:`models.synth.grammar`), ``out:`` ones a second author's held-out designs
-    (:mod:`models.synth.outsider`)."""
+    (:mod:`models.synth.outsider`), ``stu:`` ones a third author's (:mod:`models.synth.studio`)."""
     if is_glyph(variant):
         return glyph_icon(variant, rng)
     if is_design(variant):
         return design_paths(variant, rng)
     if is_outsider(variant):
         return outsider_paths(variant, rng)
+    if is_studio(variant):
+        return studio_paths(variant, rng)
     more = _MORE_ICONS.get((terrain, variant)) or _SKETCH_ICONS.get((terrain, variant))
     if more is not None:
         return more(rng)

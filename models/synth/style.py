@@ -25,7 +25,8 @@ from typing import Literal
 import numpy as np
 
 Family = Literal[
-    "graphite", "glyph", "color", "color_icon", "marker", "mixed", "doodle", "sketch", "grammar", "outsider"
+    "graphite", "glyph", "color", "color_icon", "marker", "mixed", "doodle", "sketch", "grammar", "outsider",
+    "studio",
 ]
 #: The families a style is drawn from when none is asked for (the train, eval and params streams).
 FAMILIES: tuple[str, ...] = ("graphite", "color", "color_icon", "marker", "mixed")
@@ -36,10 +37,13 @@ FAMILIES: tuple[str, ...] = ("graphite", "color", "color_icon", "marker", "mixed
 #: :data:`SKETCH_ICONS`, several held-out designs a terrain, never drawn by a training hand; ``grammar``:
 #: a new design of every terrain on every sheet, composed from parts by :mod:`models.synth.grammar`,
 #: only by name; ``outsider``: pencil icons a second author drew, :mod:`models.synth.outsider`, held
-#: out like ``sketch``, in graphite or, on some sheets, coloured pencils; each appended last, so the
-#: others' seed ranges stay).
+#: out like ``sketch``, in graphite or, on some sheets, coloured pencils; ``studio``: pencil icons a
+#: third author drew, :mod:`models.synth.studio`, trainable, a training hand drawing its train half and
+#: an eval hand its eval half, in graphite, coloured pencil or marker, only by name; each appended last,
+#: so the others' seed ranges stay).
 ALL_FAMILIES: tuple[str, ...] = (
     "graphite", "glyph", "color", "color_icon", "marker", "mixed", "doodle", "sketch", "grammar", "outsider",
+    "studio",
 )
 #: Families only held-out hands draw: :meth:`DrawStyle.random` refuses them in the train split.
 HELD_OUT_FAMILIES: tuple[str, ...] = ("sketch", "outsider")
@@ -346,7 +350,7 @@ class DrawStyle:
         if fam in HELD_OUT_FAMILIES and split == "train":
             raise ValueError(f"the {fam} family is held out: no training hand draws it")
         medium: Literal["pencil", "marker"] = "marker" if fam == "marker" else "pencil"
-        if fam in ("glyph", "doodle", "grammar") and rng.random() < 0.2:
+        if fam in ("glyph", "doodle", "grammar", "studio") and rng.random() < 0.2:
             medium = "marker"
         half, pictures = HALVES[split]
         hand = _hand(rng, half, medium)
@@ -362,6 +366,7 @@ class DrawStyle:
         from models.synth.glyphs import pick_doodle, pick_glyph
         from models.synth.grammar import design_key
         from models.synth.outsider import OUTSIDER_DESIGNS, outsider_key
+        from models.synth.studio import STUDIO_DESIGNS, studio_key
 
         looks: dict[str, TerrainLook] = {}
         for t in TERRAINS:
@@ -382,6 +387,10 @@ class DrawStyle:
                 look = _icon_look(rng, t, icon, color, hand, val, habits=True)
             elif sub == "grammar":
                 key = design_key(t, rng, sketch=split == "train")
+                look = _icon_look(rng, t, key, color, hand, val, habits=True)
+            elif sub == "studio":
+                # the split's picture half: eval hands draw only designs no training hand drew
+                key = studio_key(t, str(rng.choice(STUDIO_DESIGNS[t][pictures])))
                 look = _icon_look(rng, t, key, color, hand, val, habits=True)
             elif sub == "doodle":
                 icon = pick_doodle(rng, t, pictures) or str(rng.choice(icons))
@@ -407,7 +416,7 @@ class DrawStyle:
                         mode, None, color, True, float(rng.uniform(0.4, 1.0)), float(rng.uniform(0.5, 1.0))
                     )
             # a sketching player draws each cell freehand: size, tilt and place vary as a training hand's
-            looks[t] = replace(look, varied=pictures == "train" or sub in ("sketch", "outsider"))
+            looks[t] = replace(look, varied=pictures == "train" or sub in ("sketch", "outsider", "studio"))
         amb = str(rng.choice(("graphite", "color", "color_icon")))
         m_color = _tint(BASE_COLORS["M"], _bins(rng, half, [-20, -12, -7, -2, 2, 7, 12, 20]), sat, val)
         ambush_look = TerrainLook(
