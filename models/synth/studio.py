@@ -1113,10 +1113,12 @@ def _fenced_field(rng: np.random.Generator) -> list[Path]:
     for f in (0.3, 0.7):
         y = top + (ground - top) * f
         paths.append(_seg(0.14, y + _n(rng, 0.01), 0.86, y + _n(rng, 0.01)))
-    for y in np.linspace(0.24, top - 0.1, int(rng.integers(2, 4))):
-        lean = _u(rng, -0.02, 0.02)
-        for x in np.linspace(0.2, 0.8, int(rng.integers(5, 9))):  # stubble standing in rows
-            paths.append(_seg(float(x), float(y) + 0.06, float(x) + lean, float(y)))
+    # the field behind: furrows running from the fence to the horizon (rows of short strokes read as rain)
+    horizon = _u(rng, 0.2, 0.28)
+    paths.append(_seg(0.14, horizon, 0.86, horizon))
+    vx = 0.5 + _u(rng, -0.2, 0.2)
+    for x in np.linspace(0.16, 0.84, int(rng.integers(4, 7))):
+        paths.append(_seg(float(x), top - 0.05, float(x) + (vx - float(x)) * 0.45, horizon))
     return paths
 
 
