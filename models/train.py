@@ -793,6 +793,17 @@ def _undo_repeat(labels: np.ndarray, rare: np.ndarray, repeat: int, classes: int
     return out
 
 
+def _factors(given: Sequence[str]) -> dict[str, int]:
+    """``FAMILY=N`` options as a mapping; a malformed one is the caller's mistake."""
+    out: dict[str, int] = {}
+    for item in given:
+        fam, sep, n = item.partition("=")
+        if not sep or not n.strip().isdigit():
+            raise SystemExit(f"--factor {item!r}: expected FAMILY=N, e.g. studio=4")
+        out[fam.strip()] = int(n)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m models.train", description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, default=Path("models"))
@@ -822,6 +833,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--family-sheets", type=int, default=200, help="training sheets per family")
     ap.add_argument("--glyph-factor", type=int, default=2, help="the glyph family's sheets, times")
     ap.add_argument("--grammar-factor", type=int, default=1, help="the grammar family's sheets, times")
+    ap.add_argument("--factor", action="append", default=[], metavar="FAMILY=N",
+                    help="any family's sheets, times (repeatable; e.g. studio=4)")
     ap.add_argument("--without", default=None, help="leave this family out (leave-one-family-out runs)")
     ap.add_argument("--calibrate-on", default="train", choices=("train", "eval"),
                     help="temperature fitted on held-out training sheets, or (eval) on eval-split sheets of "
@@ -877,7 +890,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     calib: ds.Patches | None = None
     families: dict[str, int] = {}
     if args.families:
-        factor = {"glyph": args.glyph_factor, "grammar": args.grammar_factor}
+        factor = {"glyph": args.glyph_factor, "grammar": args.grammar_factor, **_factors(args.factor)}
         families = {f: args.family_sheets * factor.get(f, 1)
                     for f in args.families.split(",") if f.strip() and f != args.without}
         n_train = sum(families.values())

@@ -576,3 +576,11 @@ def test_a_cell_only_build_keeps_the_cells_and_holds_no_edge_strips_or_coins(tmp
     assert len(cells.coins) == len(cells.coin) == len(cells.edge_sheet) == 0
     again = dataset.build(seeds, split="train", cache=tmp_path, key="k")
     assert np.array_equal(again.edges, whole.edges)
+
+
+def test_family_factors_parse_and_a_malformed_one_is_refused() -> None:
+    assert train._factors(["studio=4", " doodle = 2"]) == {"studio": 4, "doodle": 2}
+    assert train._factors([]) == {}
+    for bad in ("studio", "studio=", "studio=x", "studio=-1"):
+        with pytest.raises(SystemExit, match="FAMILY=N"):
+            train._factors([bad])
