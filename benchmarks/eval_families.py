@@ -68,6 +68,7 @@ def count(x: dict[str, object], models: object, t: dict[str, float]) -> None:
         t["cells"] += 1
         t["right"] += top == sym
         t["unsure"] += got == "?"
+        t[f"unsure {sym}"] += got == "?"
         t["wrong_sure"] += got not in ("?", sym)
         t["heroes"] += sym == "H"
         t["heroes_right"] += sym == "H" and top == "H"
@@ -84,6 +85,13 @@ def count(x: dict[str, object], models: object, t: dict[str, float]) -> None:
     t["guess_exact"] += guess and rest
     t["honest"] += honest and rest
     t["sheets"] += 1
+
+
+def unsure_by_terrain(name: str, t: dict[str, float]) -> str:
+    """One model's `?` cells per true terrain, summed over the families read: where its doubt goes."""
+    parts = [f"{sym} {int(t.get(f'unsure {sym}', 0))}" for sym in TERRAIN_SYMBOLS
+             if f"unsure {sym}" in t]
+    return f"{name[-14:]:>14}  " + ", ".join(parts)
 
 
 def header() -> str:
@@ -168,6 +176,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                          "on (sketch, outsider)")
     ap.add_argument("--render-only", action="store_true", help="fill the cache and stop")
     ap.add_argument("--key", default=None, help="cache folder name (default: the renderer's fingerprint)")
+    ap.add_argument("--by-terrain", action="store_true",
+                    help="also print each model's '?' cells per true terrain, over all families read")
     args = ap.parse_args(argv)
     families = [f.strip() for f in args.families.split(",") if f.strip()]
     t0 = time.perf_counter()
@@ -196,6 +206,15 @@ def main(argv: Sequence[str] | None = None) -> None:
             if (fam, name) in counts:
                 print(row(fam, name, counts[(fam, name)]))
     names = [str(d) if d is not None else "committed" for d in dirs]
+    if args.by_terrain:
+        print("'?' cells per true terrain, all families above together")
+        for name in names:
+            summed: dict[str, float] = defaultdict(float)
+            for (_, n), t in counts.items():
+                if n == name:
+                    for k, v in t.items():
+                        summed[k] += v
+            print(unsure_by_terrain(name, summed))
     if len(names) > 1 and args.lofo is None:
         print(f"against {names[0]}, the same photos: points of drawable cells, 95 % interval of a paired "
               "bootstrap over sheets (* leaves out zero)")
