@@ -87,10 +87,12 @@ def count(x: dict[str, object], models: object, t: dict[str, float]) -> None:
     t["sheets"] += 1
 
 
-def unsure_by_terrain(name: str, t: dict[str, float]) -> str:
-    """One model's `?` cells per true terrain, summed over the families read: where its doubt goes."""
-    parts = [f"{sym} {int(t.get(f'unsure {sym}', 0))}" for sym in TERRAIN_SYMBOLS
-             if f"unsure {sym}" in t]
+def unsure_by_terrain(name: str, tallies: Sequence[dict[str, float]]) -> str:
+    """One model's `?` cells per true terrain, summed over its tallies (one a family): where its doubt
+    goes."""
+    keys = [(sym, f"unsure {sym}") for sym in TERRAIN_SYMBOLS]
+    parts = [f"{sym} {int(sum(t[k] for t in tallies if k in t))}" for sym, k in keys
+             if any(k in t for t in tallies)]
     return f"{name[-14:]:>14}  " + ", ".join(parts)
 
 
@@ -209,12 +211,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.by_terrain:
         print("'?' cells per true terrain, all families above together")
         for name in names:
-            summed: dict[str, float] = defaultdict(float)
-            for (_, n), t in counts.items():
-                if n == name:
-                    for k, v in t.items():
-                        summed[k] += v
-            print(unsure_by_terrain(name, summed))
+            print(unsure_by_terrain(name, [t for (_, n), t in counts.items() if n == name]))
     if len(names) > 1 and args.lofo is None:
         print(f"against {names[0]}, the same photos: points of drawable cells, 95 % interval of a paired "
               "bootstrap over sheets (* leaves out zero)")

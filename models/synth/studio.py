@@ -177,13 +177,6 @@ def _mirror(paths: list[Path], cx: float = 0.5) -> list[Path]:
     return [np.stack([2 * cx - p[:, 0], p[:, 1]], 1) for p in paths]
 
 
-def _moved(
-    paths: list[Path], dx: float, dy: float, s: float = 1.0, centre: tuple[float, float] = (0.5, 0.5)
-) -> list[Path]:
-    c = np.asarray(centre)
-    return [(p - c) * s + c + (dx, dy) for p in paths]
-
-
 def _fit(paths: list[Path], lo: float = BOX[0], hi: float = BOX[1]) -> list[Path]:
     """``paths`` scaled about their middle (never up) and moved so that they lie in [lo, hi]."""
     pts = np.vstack(paths)
