@@ -50,6 +50,11 @@ HELD_OUT_FAMILIES: tuple[str, ...] = ("sketch", "outsider")
 #: The share of ``outsider`` sheets drawn in coloured pencils (each terrain in its own colour) rather
 #: than one graphite pencil.
 OUTSIDER_COLOUR_SHARE = 0.3
+#: Icon families a player draws sometimes in marker (a fifth of their sheets) rather than pencil.
+MARKER_AT_TIMES_FAMILIES: tuple[str, ...] = ("glyph", "doodle", "grammar", "studio")
+#: Families whose every cell is drawn freehand (size, tilt and place varied) in every split, not only
+#: by training hands.
+FREEHAND_FAMILIES: tuple[str, ...] = ("sketch", "outsider", "studio")
 #: The families a training hand may draw, and so the ones anything may be trained or fitted on.
 TRAINABLE_FAMILIES: tuple[str, ...] = tuple(f for f in ALL_FAMILIES if f not in HELD_OUT_FAMILIES)
 SPLITS = ("train", "eval", "params")
@@ -350,7 +355,7 @@ class DrawStyle:
         if fam in HELD_OUT_FAMILIES and split == "train":
             raise ValueError(f"the {fam} family is held out: no training hand draws it")
         medium: Literal["pencil", "marker"] = "marker" if fam == "marker" else "pencil"
-        if fam in ("glyph", "doodle", "grammar", "studio") and rng.random() < 0.2:
+        if fam in MARKER_AT_TIMES_FAMILIES and rng.random() < 0.2:
             medium = "marker"
         half, pictures = HALVES[split]
         hand = _hand(rng, half, medium)
@@ -416,7 +421,7 @@ class DrawStyle:
                         mode, None, color, True, float(rng.uniform(0.4, 1.0)), float(rng.uniform(0.5, 1.0))
                     )
             # a sketching player draws each cell freehand: size, tilt and place vary as a training hand's
-            looks[t] = replace(look, varied=pictures == "train" or sub in ("sketch", "outsider", "studio"))
+            looks[t] = replace(look, varied=pictures == "train" or sub in FREEHAND_FAMILIES)
         amb = str(rng.choice(("graphite", "color", "color_icon")))
         m_color = _tint(BASE_COLORS["M"], _bins(rng, half, [-20, -12, -7, -2, 2, 7, 12, 20]), sat, val)
         ambush_look = TerrainLook(
@@ -472,7 +477,9 @@ __all__ = [
     "FAMILIES",
     "FILLED_COIN_MARKS",
     "FILLED_CROSS_REACH",
+    "FREEHAND_FAMILIES",
     "HELD_OUT_FAMILIES",
+    "MARKER_AT_TIMES_FAMILIES",
     "OUTSIDER_COLOUR_SHARE",
     "SCRAWL_PASSES",
     "SKETCH_ICONS",
