@@ -59,7 +59,7 @@ from onnxruntime.quantization import (
     quantize_static,
 )
 
-from scanner.nets import MANIFEST, MODEL_NAMES, prepare
+from scanner.nets import MANIFEST, MODEL_NAMES, prepare, record_probes
 
 #: The cached patches of each net (``models.dataset`` keys).
 PATCH_KEY = {"cell": "cells", "coin": "coins", "edge": "edges"}
@@ -404,6 +404,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         }
         print(f"{name}: {len(inputs)} patches of {len(files)} sheets -> {args.out / entry['file']}")
     (args.out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    record_probes(args.out)  # what the nets read here, checked wherever they are loaded
     return 0
 
 

@@ -39,7 +39,7 @@ from models.net import (
 )
 from models.synth.style import held_out
 from scanner.constants import COIN_CLASSES, EDGE_CLASSES, TERRAIN_CLASSES
-from scanner.nets import MANIFEST, prepare
+from scanner.nets import MANIFEST, prepare, record_probes
 
 BATCH = 128
 LEARNING_RATE = 3e-3
@@ -1011,6 +1011,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "total_seconds": round(time.perf_counter() - t_start, 1),
     }
     (args.out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    record_probes(args.out)  # what the nets read here, checked wherever they are loaded
     log(f"wrote {args.out / MANIFEST} ({manifest['total_seconds']:.0f} s total)")
     return 0
 

@@ -42,6 +42,9 @@ __all__ = [
     "paper_gain",
     "pixels",
     "prepare",
+    "probe_logits",
+    "probe_patches",
+    "record_probes",
     "softmax",
     "space_to_depth",
     "white_balance",
@@ -49,10 +52,16 @@ __all__ = [
 
 MANIFEST = "manifest.json"
 MODEL_NAMES = ("cell", "coin", "edge")
+#: Patches of the probe each net reads at load (:func:`probe_patches`).
+PROBE_COUNT = 6
+#: The largest gap in logits between a net's probe reading here and the one its manifest recorded. Float
+#: kernels differ by about 1e-5, int8 ones by a rounding of an activation at most; an int8 net whose sums
+#: overflow on this processor (2026-12-07: the 8-bit nets on AVX2 without VNNI) missed by 0.82 and 3.9.
+PROBE_TOLERANCE = 0.25
 
 
 class ModelError(ValueError):
-    """The model files do not match their manifest (or are missing)."""
+    """The model files do not match their manifest (or are missing), or compute differently here."""
 
 
 @dataclass(frozen=True)
@@ -158,7 +167,7 @@ def _load_one(d: Path, name: str, entry: Mapping[str, Any], opts: ort.SessionOpt
     expected = _expected_classes(name)
     if classes != expected:
         raise ModelError(f"model {path.name} has classes {classes}, this scanner expects {expected}")
-    return Model(
+    model = Model(
         name=name,
         session=session,
         input_size=(h, w),
@@ -170,6 +179,54 @@ def _load_one(d: Path, name: str, entry: Mapping[str, Any], opts: ort.SessionOpt
         prior_shift={k: np.asarray(v, np.float64) for k, v in entry.get("log_prior_shift", {}).items()},
         block=block,
     )
+    if "probe" in entry:
+        gap = float(np.abs(probe_logits(model) - np.asarray(entry["probe"], np.float32)).max())
+        if not gap <= PROBE_TOLERANCE:
+            raise ModelError(f"model {path.name} computes differently on this processor than where it was "
+                             f"made (its probe's logits differ by {gap:.3g}); please report it")
+    return model
+
+
+#: The probe's fills (BGR): green, red, blue, yellow, purple, orange, as players colour terrains.
+_PROBE_COLOURS = ((60, 170, 50), (50, 40, 200), (190, 90, 40), (40, 200, 220), (150, 50, 130), (30, 130, 240))
+
+
+def probe_patches(size: tuple[int, int], count: int = PROBE_COUNT) -> np.ndarray:
+    """``count`` BGR uint8 patches ``(count, h, w, 3)`` drawn by formula (no random generator, so the
+    same on every machine and version): white paper with dark strokes, rings and coloured fills, the
+    paper-white pixels beside dark ones that make an int8 net's sums largest."""
+    h, w = size
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
+    out = np.full((count, h, w, 3), 250.0)
+    for k in range(count):
+        stroke = np.abs(np.sin(0.37 * (k + 1)) * (xx - w / 2) + np.cos(0.37 * (k + 1)) * (yy - h / 2)) < 1.2
+        ring = np.abs(np.hypot(yy - h * (0.3 + 0.07 * k), xx - w * (0.6 - 0.05 * k)) - 3.0 - k) < 1.0
+        fill = (yy + xx * (k % 3)) % (7 + k) < 3
+        out[k][fill] = _PROBE_COLOURS[k % len(_PROBE_COLOURS)]
+        out[k][stroke | ring] = 30.0 + 8 * k
+    return out.astype(np.uint8)
+
+
+def probe_logits(model: Model) -> np.ndarray:
+    """``model``'s first output (its logits) on :func:`probe_patches`, float32; a manifest records it as
+    ``probe`` so that :func:`load_models` can check that this machine computes the same."""
+    return np.asarray(model.run(probe_patches(model.input_size))[0], np.float32)
+
+
+def record_probes(directory: str | Path) -> None:
+    """Record each net's :func:`probe_logits` in ``directory``'s manifest (after a net is made or
+    changed; the SHA-256 of the files stay, the manifest's changes)."""
+    d = Path(directory)
+    path = d / MANIFEST
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    for entry in manifest["models"].values():
+        entry.pop("probe", None)  # a stale probe must not refuse the net it is recorded for
+    path.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    models = load_models(d)
+    for name in MODEL_NAMES:
+        logits = probe_logits(getattr(models, name))
+        manifest["models"][name]["probe"] = [[round(float(v), 4) for v in row] for row in logits]
+    path.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
 
 
 def _expected_classes(name: str) -> tuple[str, ...]:

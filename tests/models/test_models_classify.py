@@ -25,6 +25,8 @@ from scanner.constants import (
     UNREAD_EDGE,
 )
 from scanner.nets import (
+    PROBE_COUNT,
+    PROBE_TOLERANCE,
     ModelError,
     Models,
     default_model_dir,
@@ -32,6 +34,8 @@ from scanner.nets import (
     paper_gain,
     pixels,
     prepare,
+    probe_logits,
+    probe_patches,
     space_to_depth,
     white_balance,
 )
@@ -103,6 +107,40 @@ def test_manifest_disagreeing_with_the_graph_is_refused(
     _edit_manifest(d, edit)
     with pytest.raises(ModelError, match=message):
         load_models(d)
+
+
+def _shift_probe(m: dict[str, Any], by: float) -> None:
+    m["models"]["cell"]["probe"][2][0] += by
+
+
+def test_a_net_computing_differently_here_is_refused(tmp_path: Path) -> None:
+    """What an int8 net whose sums overflow on this processor looks like: its probe reads otherwise."""
+    d = _copy(tmp_path)
+    _edit_manifest(d, lambda m: _shift_probe(m, 0.8))  # the edge net's overflow missed by 0.82 (2026-12-07)
+    with pytest.raises(ModelError, match="computes differently on this processor"):
+        load_models(d)
+    _edit_manifest(d, lambda m: _shift_probe(m, -0.8 + PROBE_TOLERANCE / 2))  # within the tolerance
+    load_models(d)
+
+
+def test_committed_nets_record_their_probe_and_read_it_here() -> None:
+    manifest = json.loads((MODEL_DIR / "manifest.json").read_text())
+    models = load_models(MODEL_DIR)
+    for name in ("cell", "coin", "edge"):
+        recorded = np.asarray(manifest["models"][name]["probe"])
+        here = probe_logits(getattr(models, name))
+        assert recorded.shape == here.shape == (PROBE_COUNT, len(getattr(models, name).classes))
+        assert np.abs(recorded - here).max() <= PROBE_TOLERANCE
+
+
+def test_probe_patches_are_paper_with_dark_and_coloured_marks() -> None:
+    p = probe_patches((32, 32))
+    assert p.shape == (PROBE_COUNT, 32, 32, 3) and p.dtype == np.uint8
+    assert p is not probe_patches((32, 32)) and np.array_equal(p, probe_patches((32, 32)))
+    for patch in p:  # each holds paper, ink and a colour, and no two are alike
+        assert (patch == 250).all(axis=-1).mean() > 0.3 and (patch.max(axis=-1) < 80).any()
+        assert (patch.max(axis=-1) - patch.min(axis=-1) > 60).any()
+    assert len({patch.tobytes() for patch in p}) == PROBE_COUNT
 
 
 def test_missing_manifest_is_a_clear_error(tmp_path: Path) -> None:
