@@ -1,7 +1,8 @@
 """The ONNX models: load them, check them against their manifest, and prepare their inputs.
 
 The models and their manifest live in ``models/``; :func:`load_models` checks every file against the
-manifest (SHA-256, input shape, outputs, class order) and raises :class:`ModelError` on any mismatch.
+manifest (SHA-256, input shape, outputs, class order, and the logits each net gave on a probe where it
+was made) and raises :class:`ModelError` on any mismatch.
 Inference uses onnxruntime only, never torch. :mod:`scanner.classify` reads a sheet with them.
 """
 
@@ -123,8 +124,9 @@ def load_models(directory: str | Path | None = None, *, threads: int = 1) -> Mod
     Raises
     ------
     ModelError
-        When the manifest is missing or unreadable, a file is missing, its SHA-256 differs, or the
-        graph's input shape or output count disagrees with the manifest.
+        When the manifest is missing or unreadable, a file is missing, its SHA-256 differs, the
+        graph's input shape or output count disagrees with the manifest, or a net reads its recorded
+        probe (:func:`probe_patches`) otherwise than where it was made.
     """
     d = Path(directory) if directory is not None else default_model_dir()
     try:
