@@ -340,9 +340,14 @@ def quantize_net(
 
 def _save(model: onnx.ModelProto, target: Path, entry: dict[str, Any]) -> None:
     """Check and write a :func:`pixels_in` graph; ``entry``'s input record and SHA-256 then describe it."""
+    entry["input"].update(PIXEL_INPUT)
+    _write(model, target, entry)
+
+
+def _write(model: onnx.ModelProto, target: Path, entry: dict[str, Any]) -> None:
+    """Check and write ``model``; ``entry``'s SHA-256 then describes it."""
     onnx.checker.check_model(model)
     onnx.save(model, str(target))
-    entry["input"].update(PIXEL_INPUT)
     entry["sha256"] = hashlib.sha256(target.read_bytes()).hexdigest()
 
 
@@ -427,9 +432,7 @@ def _refit(source: Path, target: Path, entry: dict[str, Any], command: str) -> N
         raise SystemExit(f"{source} is not an int8 net")
     before = hashlib.sha256(source.read_bytes()).hexdigest()
     model, changed = fit_weights(onnx.load(str(source)))
-    onnx.checker.check_model(model)
-    onnx.save(model, str(target))
-    entry["sha256"] = hashlib.sha256(target.read_bytes()).hexdigest()
+    _write(model, target, entry)
     record["fit_weights"] = {"command": command, "int8_sha256": before, "onnxruntime": _ort_version(),
                              "channels": changed,
                              "format": f"int8 weights within +-{WEIGHT_LIMIT} (models.quantize.fit_weights): "

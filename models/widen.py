@@ -60,6 +60,12 @@ def channel_map(old: int, new: int, rng: np.random.Generator) -> np.ndarray:
     return np.concatenate([np.arange(old), np.asarray(extra, np.int64)]).astype(np.int64)
 
 
+def _copies(idx: torch.Tensor) -> torch.Tensor:
+    """For each channel of a widened layer (``idx``: the old channel it copies), how many channels copy
+    that old one (float)."""
+    return torch.bincount(idx).to(torch.float32)[idx]
+
+
 def widen_cell(
     state: dict[str, torch.Tensor], widths: Sequence[int], *, seed: int = 0, noise: float = COPY_NOISE,
 ) -> dict[str, torch.Tensor]:
@@ -89,8 +95,7 @@ def widen_cell(
         idx = torch.from_numpy(m)
         w = state[f"trunk.blocks.{i}.0.weight"][idx][:, before]
         # each input channel a copy of an old one: share the old channel's weight among its copies
-        counts = torch.bincount(before, minlength=int(before.max()) + 1).to(w.dtype)[before]
-        w = w / counts.view(1, -1, 1, 1)
+        w = w / _copies(before).view(1, -1, 1, 1)
         fresh = torch.arange(len(m)) >= old[i]
         if noise > 0 and fresh.any():
             spread = float(w.std())
@@ -104,10 +109,9 @@ def widen_cell(
     pools = features // last
     if pools * last != features:
         raise WidenError(f"a head of {features} features over {last} channels")
-    counts = torch.bincount(before, minlength=last).to(torch.float32)[before]
     # the pooled features lie as [mean of every channel, max of every channel]
     cols = torch.cat([before + p * last for p in range(pools)])
-    share = counts.repeat(pools)
+    share = _copies(before).repeat(pools)
     for head in ("terrain", "star"):
         out[f"{head}.weight"] = state[f"{head}.weight"][:, cols] / share.view(1, -1)
     return out

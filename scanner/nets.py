@@ -118,8 +118,9 @@ def default_model_dir() -> Path:
     return Path(str(resources.files("models")))
 
 
-def load_models(directory: str | Path | None = None, *, threads: int = 1) -> Models:
-    """Load the ONNX models of ``directory`` (default: the installed ``models`` package), checked.
+def load_models(directory: str | Path | None = None, *, threads: int = 1, probes: bool = True) -> Models:
+    """Load the ONNX models of ``directory`` (default: the installed ``models`` package), checked;
+    ``probes=False`` skips the probe check (:func:`record_probes`, which records them anew).
 
     Raises
     ------
@@ -142,11 +143,13 @@ def load_models(directory: str | Path | None = None, *, threads: int = 1) -> Mod
     for name in MODEL_NAMES:
         if name not in entries:
             raise ModelError(f"the model manifest has no '{name}' model")
-        loaded[name] = _load_one(d, name, entries[name], opts)
+        loaded[name] = _load_one(d, name, entries[name], opts, probes=probes)
     return Models(manifest=manifest, **loaded)
 
 
-def _load_one(d: Path, name: str, entry: Mapping[str, Any], opts: ort.SessionOptions) -> Model:
+def _load_one(
+    d: Path, name: str, entry: Mapping[str, Any], opts: ort.SessionOptions, *, probes: bool
+) -> Model:
     path = d / entry["file"]
     if not path.is_file():
         raise ModelError(f"model file {path} is missing")
@@ -181,7 +184,7 @@ def _load_one(d: Path, name: str, entry: Mapping[str, Any], opts: ort.SessionOpt
         prior_shift={k: np.asarray(v, np.float64) for k, v in entry.get("log_prior_shift", {}).items()},
         block=block,
     )
-    if "probe" in entry:
+    if probes and "probe" in entry:
         gap = float(np.abs(probe_logits(model) - np.asarray(entry["probe"], np.float32)).max())
         if not gap <= PROBE_TOLERANCE:
             raise ModelError(f"model {path.name} computes differently on this processor than where it was "
@@ -218,13 +221,9 @@ def probe_logits(model: Model) -> np.ndarray:
 def record_probes(directory: str | Path) -> None:
     """Record each net's :func:`probe_logits` in ``directory``'s manifest (after a net is made or
     changed; the SHA-256 of the files stay, the manifest's changes)."""
-    d = Path(directory)
-    path = d / MANIFEST
+    path = Path(directory) / MANIFEST
     manifest = json.loads(path.read_text(encoding="utf-8"))
-    for entry in manifest["models"].values():
-        entry.pop("probe", None)  # a stale probe must not refuse the net it is recorded for
-    path.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-    models = load_models(d)
+    models = load_models(directory, probes=False)  # a stale probe must not refuse the net it is for
     for name in MODEL_NAMES:
         logits = probe_logits(getattr(models, name))
         manifest["models"][name]["probe"] = [[round(float(v), 4) for v in row] for row in logits]
