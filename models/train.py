@@ -26,6 +26,7 @@ import torch
 from torch import nn
 
 from models import dataset as ds
+from models.committee import load_committee
 from models.net import (
     CELL_INPUT,
     COIN_INPUT,
@@ -317,6 +318,7 @@ def fit(
     free_hue: float = 0.0,
     hue_free: np.ndarray | None = None,
     mixup: float = 0.0,
+    teachers: Sequence[Path] = (),
 ) -> nn.Module:
     """Train ``task``'s net on normalised inputs ``x`` (N, 3, H, W) with one label array per head.
 
@@ -330,7 +332,9 @@ def fit(
     ``distill``: with ``init``, the net as started is kept as a teacher and every step adds this weight
     times :func:`distill_loss` of the student's heads against the teacher's on the same augmented
     batch (a fine-tune that learns new drawings without drifting from what the net it starts from
-    reads); 0 leaves the training as it was.
+    reads); 0 leaves the training as it was. With ``teachers`` (training directories of cell nets) the
+    teacher is their committee instead (:func:`models.committee.load_committee`: their calibrated
+    log-probabilities averaged).
     ``free_hue``: with ``hue_free`` (bool per patch: may take any colour), that share of those patches
     is drawn in any hue (:data:`FREE_HUE_FAMILIES`); 0 leaves the training as it was.
     ``mixup``: every batch is blended with itself in another order by a weight from Beta(``mixup``,
@@ -343,7 +347,11 @@ def fit(
         state = onnx_state(net, init, x) if init.suffix == ".onnx" else torch.load(init, map_location="cpu")[
             "state_dict"]
         net.load_state_dict(state)
-    teacher = copy.deepcopy(net).eval() if distill > 0 and init is not None else None
+    teacher: nn.Module | None = None
+    if distill > 0 and teachers:
+        teacher = load_committee(teachers, mean, std)
+    elif distill > 0 and init is not None:
+        teacher = copy.deepcopy(net).eval()
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=WEIGHT_DECAY)
     steps = max(1, epochs * int(np.ceil(len(x) / BATCH)))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
@@ -622,6 +630,7 @@ def train_task(
     free_hue: float = 0.0,
     hue_free: np.ndarray | None = None,
     mixup: float = 0.0,
+    teachers: Sequence[Path] = (),
 ) -> dict[str, Any]:
     """Fit, calibrate, export and measure one net; returns its manifest entry.
 
@@ -643,7 +652,7 @@ def train_task(
         net = fit(task, xs[0], train[1], mean=mean, std=std, epochs=epochs, seed=seed, log=log,
                   checkpoint=out / f"{task.name}.pt", shape_aug=shape_aug, fade_aug=fade_aug, init=init,
                   lr=lr, same_drawing=same_drawing, sheets=sheets, distill=distill, free_hue=free_hue,
-                  hue_free=hue_free, mixup=mixup)
+                  hue_free=hue_free, mixup=mixup, teachers=teachers)
     else:
         state = torch.load(resume, map_location="cpu")
         net = task.make()
@@ -860,6 +869,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--distill", type=float, default=0.0, metavar="WEIGHT",
                     help="with --init: add this weight times the divergence from the starting net's "
                          "softened odds (the starting net as teacher, on the same augmented batches)")
+    ap.add_argument("--teacher", type=Path, action="append", default=[], metavar="DIR",
+                    help="with --distill: a cell net's training directory (cell.pt, manifest.json); "
+                         "several make a committee whose calibrated log-probabilities are averaged")
     ap.add_argument("--free-hue", type=float, default=0.0, metavar="SHARE",
                     help="cell net: this share of the patches of icon families (FREE_HUE_FAMILIES) drawn "
                          "in any hue (a player's own colours)")
@@ -940,7 +952,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         recipe["free_hue"] = {"share": args.free_hue, "families": list(FREE_HUE_FAMILIES)}
     if args.distill > 0:  # absent when off, as same_drawing
         recipe["distill"] = {"weight": args.distill, "temperature": DISTILL_TEMPERATURE,
-                             "teacher": str(args.init)}
+                             "teacher": [str(t) for t in args.teacher] if args.teacher else str(args.init)}
     if args.mixup > 0:  # absent when off, as same_drawing
         recipe["mixup"] = {"alpha": args.mixup}
     for i, task in enumerate(tasks.values()):
@@ -968,7 +980,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                         shape_aug=args.shape_aug, fade_aug=args.fade_aug, init=args.init,
                                         lr=args.lr, bias_shift=fold, same_drawing=same, sheets=sheets,
                                         distill=args.distill, free_hue=free, hue_free=hue_free,
-                                        mixup=args.mixup if task.name == "cell" else 0.0)
+                                        mixup=args.mixup if task.name == "cell" else 0.0,
+                                        teachers=args.teacher if task.name == "cell" else ())
         if fold is not None:
             entries[task.name]["bias_shift"] = {"coin": [float(v) for v in fold]}
         entries[task.name]["code_version"] = git_commit()
