@@ -26,7 +26,7 @@ import torch
 from torch import nn
 
 from models import dataset as ds
-from models.committee import load_committee
+from models.committee import TeacherError, load_committee, load_member
 from models.net import (
     CELL_INPUT,
     COIN_INPUT,
@@ -868,7 +868,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "training sheets on its features (issue 13: two terrains drawn alike kept apart)")
     ap.add_argument("--distill", type=float, default=0.0, metavar="WEIGHT",
                     help="with --init: add this weight times the divergence from the starting net's "
-                         "softened odds (the starting net as teacher, on the same augmented batches)")
+                         "softened odds (the starting net as teacher, on the same augmented batches); "
+                         "with --teacher, from the committee's")
     ap.add_argument("--teacher", type=Path, action="append", default=[], metavar="DIR",
                     help="with --distill: a cell net's training directory (cell.pt, manifest.json); "
                          "several make a committee whose calibrated log-probabilities are averaged")
@@ -881,6 +882,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if refused := held_out((args.families or "").split(",")):
         ap.error(f"--families: {', '.join(refused)} is held out for evaluation; no net trains on it")
+    if args.teacher and args.distill <= 0:
+        ap.error("--teacher needs --distill WEIGHT: the committee teaches through the distillation loss")
+    try:  # before hours of rendering: every teacher loads
+        for directory in args.teacher:
+            load_member(directory, np.zeros(3, np.float32), np.ones(3, np.float32))
+    except TeacherError as e:
+        ap.error(str(e))
     only = [t.strip() for t in args.only.split(",") if t.strip()]
     widths = tuple(int(w) for w in args.cell_widths.split(","))
     tasks = dict(TASKS)

@@ -111,3 +111,17 @@ def test_fit_learns_towards_a_committee_teacher(tmp_path: Path) -> None:
     # from scratch, not from the member: only the committee can pull the student towards its reading
     assert kept(fit(contrary, epochs=20)) < 0.25 < kept(fit(contrary, epochs=20, distill=5.0,
                                                              teachers=[tmp_path / "a"]))
+
+
+def test_train_refuses_a_teacher_before_rendering(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A missing teacher, or a teacher without --distill, is one usage error, before any sheet is made."""
+    cache = tmp_path / "cache"
+    base = ["--out", str(tmp_path / "out"), "--cells", "121", "--epochs", "1", "--cache", str(cache)]
+    with pytest.raises(SystemExit) as missing:
+        train.main([*base, "--distill", "1", "--teacher", str(tmp_path / "absent")])
+    assert missing.value.code == 2 and "teacher" in capsys.readouterr().err
+    _member(tmp_path / "a", 0, mean=0.7, std=0.2)
+    with pytest.raises(SystemExit) as undistilled:
+        train.main([*base, "--teacher", str(tmp_path / "a")])
+    assert undistilled.value.code == 2 and "--distill" in capsys.readouterr().err
+    assert not cache.exists()
