@@ -3,12 +3,12 @@
     python benchmarks/committee.py SCRIPT [ARGS ...]
 
 ``SCRIPT`` is a benchmark that loads models with ``scanner.nets.load_models`` (``eval_families.py``,
-``bench_end_to_end.py``); in its ``--models`` a directory written ``committee:A+B`` (``A`` may be
-``committed``) is read as the models of ``A`` whose cell net is the committee of ``A``'s and ``B``'s:
-each net's calibrated log-probabilities (its temperature and log-prior shift) averaged, terrain and stars
-alike, and the look-alike features of both, each scaled to unit length, side by side. The committee runs
-both nets, so it costs twice the cell net's time: a measure of a teacher (``models.train --teacher``),
-not a product setting.
+``bench_end_to_end.py``, ``eval_real_sheets.py``); in its ``--models`` a directory written
+``committee:A+B`` (``A`` may be ``committed``) is read as the models of ``A`` whose cell net is the
+committee of ``A``'s and ``B``'s: each net's calibrated log-probabilities (its temperature and
+log-prior shift) averaged, terrain and stars alike, and the look-alike features of both, each scaled to
+unit length, side by side. The committee runs both nets, so it costs twice the cell net's time: a
+measure of a teacher (``models.train --teacher``), not a product setting.
 """
 
 from __future__ import annotations
