@@ -23,6 +23,7 @@ import numpy as np
 
 import scanner.nets as nets
 from scanner.constants import NET_BATCH
+from scanner.decode import _unit
 
 PREFIX = "committee:"
 _load = nets.load_models
@@ -31,11 +32,6 @@ _load = nets.load_models
 def _log_softmax(z: np.ndarray) -> np.ndarray:
     z = z - z.max(axis=1, keepdims=True)
     out: np.ndarray = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
-    return out
-
-
-def _unit(f: np.ndarray) -> np.ndarray:
-    out: np.ndarray = f / (np.linalg.norm(f, axis=1, keepdims=True) + 1e-9)
     return out
 
 
@@ -57,8 +53,8 @@ class Committee:
             terrain.append(_log_softmax(t / m.temperature["terrain"] + (0.0 if shift is None else shift)))
             star.append(_log_softmax(s / m.temperature["star"]))
             features.append(_unit(f))
-        return [np.mean(terrain, axis=0), np.mean(star, axis=0),
-                np.concatenate(features, axis=1) / np.sqrt(len(features))]
+        # each net's features at unit length weigh alike; the look-alike grouping scales the joined rows
+        return [np.mean(terrain, axis=0), np.mean(star, axis=0), np.concatenate(features, axis=1)]
 
 
 def load_models(directory: str | Path | None = None, **kw: Any) -> nets.Models:

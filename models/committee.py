@@ -20,7 +20,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from models.net import CellNet
+from models.net import CellNet, cell_pool_of
 
 
 class TeacherError(ValueError):
@@ -84,7 +84,7 @@ def load_member(directory: Path, student_mean: np.ndarray, student_std: np.ndarr
         entry = json.loads((directory / "manifest.json").read_text(encoding="utf-8"))["models"]["cell"]
         state = torch.load(directory / "cell.pt", map_location="cpu")["state_dict"]
         widths = tuple(int(w) for w in entry.get("widths", (16, 32, 48, 64)))
-        pool = "avgmax" if state["terrain.weight"].shape[1] == 2 * widths[-1] else "avg"
+        pool = cell_pool_of(state, widths)
         net = CellNet(widths, pool)
         net.load_state_dict(state)
         return Member(net, entry, student_mean, student_std)

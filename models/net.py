@@ -14,6 +14,8 @@ resolution where a pencil stroke is still a couple of pixels wide.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import torch
 from torch import nn
 
@@ -41,6 +43,12 @@ def _block(cin: int, cout: int, *, pool: bool) -> nn.Sequential:
 #: than that it is there at all (issue 13: four-epoch leave-one-family-out runs, 2026-12-06, read the
 #: unseen pencil icons 3.1-3.3 points better over two seeds, README).
 POOLS = ("avg", "avgmax")
+
+
+def cell_pool_of(state: Mapping[str, torch.Tensor], widths: Sequence[int]) -> str:
+    """The :data:`POOLS` entry a cell net's ``state_dict`` was trained with: its heads read twice the last
+    width for ``"avgmax"``."""
+    return "avgmax" if state["terrain.weight"].shape[1] == 2 * widths[-1] else "avg"
 
 
 class _Trunk(nn.Module):

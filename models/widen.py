@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from models.net import CellNet
+from models.net import CellNet, cell_pool_of
 
 #: Each copied filter gets Gaussian noise of this share of its layer's weight spread (enough for copies
 #: to part in training, small enough that the logits barely move; see :func:`widen_cell`).
@@ -128,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         widths = tuple(int(w) for w in args.widths.split(","))
         saved = torch.load(args.checkpoint, map_location="cpu")
         state = widen_cell(saved["state_dict"], widths, seed=args.seed)
-        pool = "avgmax" if state["terrain.weight"].shape[1] == 2 * widths[-1] else "avg"
+        pool = cell_pool_of(state, widths)
         CellNet(widths, pool).load_state_dict(state)  # the wider net must load as the trainer makes it
     except (OSError, KeyError, ValueError, RuntimeError) as e:
         print(f"models.widen: {e}", file=sys.stderr)
