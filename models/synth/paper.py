@@ -165,6 +165,7 @@ def render_page(
     split: str = "train",
     blank: Blank | None = None,
     family: str | None = None,
+    print_marks: bool = False,
 ) -> Page:
     """Draw `sheet` as a printed page filled in by hand.
 
@@ -189,6 +190,9 @@ def render_page(
     blank : Blank, optional
         The printed sheet to draw on (e.g. :func:`~models.synth.printed.blank_on_image` of a real
         one); ``ppc`` and ``theme`` are then unused. Default: the side printed by the renderer.
+    print_marks : bool
+        Print the renderer's side with the real print's fine marks
+        (:func:`~models.synth.printed.printed_blank`'s ``marks``).
 
     Returns
     -------
@@ -205,7 +209,9 @@ def render_page(
     side = str(sheet.side)
     variant = int(rng.integers(0, 4 * PAPER_VARIANTS))
     if blank is None:
-        blank = printed_blank(side, theme, float(ppc), variant, mountains, wasteland, frozenset(sheet.ruins))
+        blank = printed_blank(
+            side, theme, float(ppc), variant, mountains, wasteland, frozenset(sheet.ruins), print_marks
+        )
     lay: Layout = blank.layout
     gh, gw = blank.image.shape[:2]
     grain = grain_texture((gh + 32, gw + 32), int(rng.integers(0, GRAIN_SEEDS)))

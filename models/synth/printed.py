@@ -113,11 +113,56 @@ def _underprint(img: np.ndarray, lay: Layout, rng: np.random.Generator) -> None:
     img -= faint[..., None] * np.array([32, 34, 30], np.float32) * rng.uniform(0.5, 1.0)
 
 
-def _paper(lay: Layout, theme: str, rng: np.random.Generator) -> np.ndarray:
+def _veins(rng: np.random.Generator, lay: Layout) -> np.ndarray:
+    """Crackle of the printed parchment: jagged light veins with a dark edge, several a cell, over a
+    blotchy mottle a few blotches a cell across, heavier in some patches than others (signed grey
+    levels, float32 (H, W)).
+
+    The real print carries this marbling in every empty cell, the plain paper does not
+    (``benchmarks/eval_print_gap.py`` measures what that hides)."""
     h, w = lay.height, lay.width
-    if theme == "printfriendly":
+    across = w / lay.ppc
+    out = np.zeros((h, w), np.float32)
+    # warp the noise by a finer field so that veins wander and kink instead of running as contours
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    bend = lay.ppc * 0.08
+    mx = xx + _smooth_noise(rng, (h, w), max(4, int(across * 6))) * bend
+    my = yy + _smooth_noise(rng, (h, w), max(4, int(across * 6))) * bend
+    for per_cell, amp in ((2.0, 1.0), (4.0, 0.8), (8.0, 0.5)):
+        n = _smooth_noise(rng, (h, w), max(4, int(across * per_cell)))
+        bent: np.ndarray = cv2.remap(n, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        bent = bent / (float(np.std(bent)) + 1e-6)
+        ridge = np.clip(1.0 - np.abs(bent) / 0.2, 0, 1) ** 2
+        shade = np.roll(ridge, (1, 1), axis=(0, 1))
+        out += (ridge - 0.8 * shade) * amp
+    out += _smooth_noise(rng, (h, w), max(4, int(across * 4))) * 0.35
+    patches = np.clip(_smooth_noise(rng, (h, w), max(2, int(across / 3))) * 0.4 + 0.85, 0.4, 1.3)
+    return out * patches * np.float32(rng.uniform(7.0, 16.0))
+
+
+def _specks(rng: np.random.Generator, lay: Layout, strength: float) -> np.ndarray:
+    """Print and scan grain: sparse dark specks of a pixel or two and a fine speckle (grey levels to
+    subtract, float32 (H, W)): faint and scattered, unlike a drawn dot field."""
+    h, w = lay.height, lay.width
+    dots = (rng.random((h, w)) < rng.uniform(0.002, 0.02)).astype(np.float32)
+    dots = cv2.GaussianBlur(dots, (0, 0), rng.uniform(0.5, 1.1)) * rng.uniform(20, 60)
+    fine = cv2.GaussianBlur(rng.standard_normal((h, w)).astype(np.float32), (0, 0), 0.7) * 3.0
+    return (dots + fine) * np.float32(strength)
+
+
+def _paper(lay: Layout, theme: str, rng: np.random.Generator, marks: bool = False) -> np.ndarray:
+    h, w = lay.height, lay.width
+    if theme == "printfriendly" and not marks:
         base = np.full((h, w, 3), 246 + rng.integers(-4, 6), np.float32)
         base += rng.normal(0, 1.2, (h, w, 1)).astype(np.float32)
+        _creases(base, rng, int(rng.integers(0, 2)))
+        return base
+    if theme == "printfriendly":
+        # office paper: from a dead flat white (the redraw's file) to toner-grey with specks
+        base = np.full((h, w, 3), 246 + rng.integers(-4, 10), np.float32)
+        if rng.random() < 0.7:
+            base += rng.normal(0, 1.2, (h, w, 1)).astype(np.float32)
+            base -= _specks(rng, lay, float(rng.uniform(0.0, 0.6)))[..., None]
         _creases(base, rng, int(rng.integers(0, 2)))
         return base
     # warmer (yellower, like the scans) or cooler (pinker, like the prints), a little lighter or darker
@@ -149,6 +194,10 @@ def _paper(lay: Layout, theme: str, rng: np.random.Generator) -> np.ndarray:
     patches = np.clip(_smooth_noise(rng, (h, w), 4) * 0.8 + 0.2, 0, 1)
     img -= (lines * patches)[..., None] * np.array([10, 12, 11], np.float32) * (0.4 + 0.6 * rng.random())
     _underprint(img, lay, rng)
+    if marks:
+        img += _veins(rng, lay)[..., None] * np.array([0.9, 1.0, 1.1], np.float32)
+        specks = _specks(rng, lay, float(rng.uniform(0.3, 1.0)))
+        img -= specks[..., None] * np.array([1.0, 0.9, 0.7], np.float32)
     # a few stains
     for _ in range(int(rng.integers(0, 4))):
         c = (int(rng.integers(0, w)), int(rng.integers(0, h)))
@@ -316,7 +365,7 @@ def _mountain_bw(img: np.ndarray, lay: Layout, r: int, c: int) -> None:
     draw_text(img, lay, "1", (c + 0.5, r + 0.78), 0.09, (60, 60, 60), cv2.FONT_HERSHEY_SIMPLEX, 0.1)
 
 
-def _ruins(img: np.ndarray, lay: Layout, r: int, c: int, color: tuple[int, int, int], filled: bool) -> None:
+def _ruins_solid(img: np.ndarray, lay: Layout, r: int, c: int, color: tuple[int, int, int]) -> None:
     """Column icon: a whole fluted column on the left, a broken one on the right, each on its base."""
     x, y = c + 0.2, r + 0.22
     w = 0.03
@@ -363,7 +412,82 @@ def _ruins(img: np.ndarray, lay: Layout, r: int, c: int, color: tuple[int, int, 
             [(a - 0.02, y + 0.61), (b + 0.02, y + 0.61), (b + 0.02, y + 0.66), (a - 0.02, y + 0.66)],
             color,
         )
-    del filled
+
+
+def _ruins_outline(
+    img: np.ndarray, lay: Layout, r: int, c: int, color: tuple[int, int, int], w: float
+) -> None:
+    """The printer-friendly column icon: outlines only, a whole column and two broken ones, cracked,
+    on a two-step base."""
+    x, y = c + 0.18, r + 0.2
+    draw_poly(img, lay, [(x, y), (x + 0.22, y), (x + 0.22, y + 0.06), (x, y + 0.06)], color, w, closed=True)
+    shaft = [(x + 0.04, y + 0.06), (x + 0.04, y + 0.52), (x + 0.18, y + 0.52), (x + 0.18, y + 0.06)]
+    draw_poly(img, lay, shaft, color, w)
+    for bx, top in ((x + 0.24, 0.18), (x + 0.42, 0.3)):
+        stump = [(bx, y + 0.52), (bx, y + top + 0.05), (bx + 0.05, y + top), (bx + 0.09, y + top + 0.07),
+                 (bx + 0.14, y + top + 0.02), (bx + 0.14, y + 0.52)]
+        draw_poly(img, lay, stump, color, w)
+    for sx in (x + 0.11, x + 0.31, x + 0.49):
+        crack = [(sx + 0.02 * (-1) ** i, y + 0.3 + 0.05 * i) for i in range(4)]
+        draw_poly(img, lay, crack, color, w * 0.8)
+    for a, b, top in ((-0.03, 0.62, 0.52), (-0.06, 0.65, 0.57)):
+        step = [(x + a, y + top), (x + b, y + top), (x + b, y + top + 0.05), (x + a, y + top + 0.05)]
+        draw_poly(img, lay, step, color, w, closed=True)
+
+
+def _wear(rng: np.random.Generator, n: int, ppc: float, heavy: bool) -> np.ndarray:
+    """(n, n) float32 in [0, 1]: how much of a printed icon's ink survives a worn print or a poor
+    scan: pitted by specks, split by hairline cracks, paler in blotches."""
+    keep = np.ones((n, n), np.float32)
+    pits = (rng.random((n, n)) < (0.05 if heavy else 0.025)).astype(np.float32)
+    keep -= np.clip(cv2.GaussianBlur(pits, (0, 0), max(0.5, ppc / 90)) * 3.0, 0, 1)
+    for _ in range(int(rng.integers(3, 9))):
+        p = rng.uniform(0.2, 0.8, 2) * n
+        pts = [p.copy()]
+        for _ in range(int(rng.integers(2, 5))):
+            p = p + np.array([rng.normal(0, 0.04), rng.uniform(0.03, 0.09)]) * ppc
+            pts.append(p.copy())
+        line = np.round(np.array(pts)).astype(np.int32)
+        cv2.polylines(keep, [line], False, 0.0, max(1, round(ppc / 45)), cv2.LINE_AA)
+    keep *= np.clip(0.8 + 0.3 * _smooth_noise(rng, (n, n), 4), 0.45, 1.0)
+    return np.clip(keep, 0, 1)
+
+
+#: Looks of the printed ruins icon with the print's marks on, one per paper variant in turn. Colour
+#: sheets: clean, worn, worn and faded; printer-friendly: filled grey, outlined, thin outline worn (the
+#: real redraw's icon is outlined). The real colour icon has the clean look's colour, ink cover and
+#: size (measured at 64 px a cell) with cracked flutes; a net trained on these looks still read it as
+#: a farm (docs/TRIED.md, 2026-12-07, sixteenth).
+RUINS_LOOKS = 3
+
+
+def _ruins(
+    img: np.ndarray,
+    lay: Layout,
+    r: int,
+    c: int,
+    color: tuple[int, int, int],
+    theme: str,
+    look: int,
+    rng: np.random.Generator,
+) -> None:
+    """Print the ruins icon of cell (r, c) into the ink layer `img` in look `look`."""
+    n = int(lay.ppc) + 2
+    x0, y0 = int(lay.ox + c * lay.ppc), int(lay.oy + r * lay.ppc)
+    sub = Layout(lay.ppc, lay.ox - x0, lay.oy - y0, n, n)
+    icon = np.full((n, n, 3), 255, np.uint8)
+    if theme == "printfriendly" and look:
+        _ruins_outline(icon, sub, r, c, (30, 30, 30) if look == 1 else color, 0.022 if look == 1 else 0.014)
+    else:
+        _ruins_solid(icon, sub, r, c, color)
+    if look:
+        worn = (255.0 - icon.astype(np.float32)) * _wear(rng, n, lay.ppc, heavy=look == 2)[..., None]
+        if theme != "printfriendly" and look == 2:
+            worn *= 0.8
+        icon = np.clip(255.5 - worn, 0, 255).astype(np.uint8)
+    roi = img[y0 : y0 + n, x0 : x0 + n]
+    h, w = roi.shape[:2]
+    img[y0 : y0 + h, x0 : x0 + w] = cv2.multiply(roi, icon[:h, :w], scale=1.0 / 255.0)
 
 
 def _rift_mask(lay: Layout, rng: np.random.Generator, cells: frozenset[Cell], shrink: float) -> np.ndarray:
@@ -476,20 +600,21 @@ def master_ppc(ppc: float) -> float:
     return MASTER_PPCS[0] if ppc <= 32 else MASTER_PPCS[1]
 
 
-@lru_cache(maxsize=2 * PAPER_VARIANTS + 4)
-def _paper_master(theme: str, variant: int, mppc: float) -> np.ndarray:
-    """Parchment (or white) paper at a master scale, uint8 BGR, cached per theme and variant."""
+@lru_cache(maxsize=4 * PAPER_VARIANTS + 4)
+def _paper_master(theme: str, variant: int, mppc: float, marks: bool = False) -> np.ndarray:
+    """Parchment (or white) paper at a master scale, uint8 BGR, cached per theme, variant and marks."""
     lay = Layout.make(mppc)
     rng = np.random.default_rng([variant, THEMES.index(theme), 7])
-    out = np.clip(_paper(lay, theme, rng) + 0.5, 0, 255).astype(np.uint8)
+    out = np.clip(_paper(lay, theme, rng, marks) + 0.5, 0, 255).astype(np.uint8)
     out.setflags(write=False)
     return out
 
 
-@lru_cache(maxsize=12)
+@lru_cache(maxsize=12 * RUINS_LOOKS)
 def _print_master(
     side: str,
     theme: str,
+    look: int,
     mountains: frozenset[Cell],
     wasteland: frozenset[Cell],
     ruins: frozenset[Cell],
@@ -503,7 +628,8 @@ def _print_master(
     """
     geo = geometry()
     lay = Layout.make(mppc, geo)
-    rng = np.random.default_rng([ord(side[0]), THEMES.index(theme), len(mountains), len(wasteland)])
+    seed = [ord(side[0]), THEMES.index(theme), len(mountains), len(wasteland)]
+    rng = np.random.default_rng([*seed, look] if look else seed)
     tint = SIDE_TINT.get(side, SIDE_TINT["custom"])
     ink = np.full((lay.height, lay.width, 3), 255, np.uint8)
     if theme == "printfriendly":
@@ -521,7 +647,7 @@ def _print_master(
     header(ink, lay, geo, side, theme, rng)
     ruin_tint = (95, 95, 95) if theme == "printfriendly" else tint
     for r, c in sorted(ruins):
-        _ruins(ink, lay, r, c, ruin_tint, theme == "printfriendly")
+        _ruins(ink, lay, r, c, ruin_tint, theme, look, rng)
     # opaque layer: drawn on mid-grey "paper", with its own coverage mask
     paint = np.full((lay.height, lay.width, 3), 255.0, np.float32)
     cover = np.zeros((lay.height, lay.width), np.float32)
@@ -553,17 +679,18 @@ def _print_master(
     return out
 
 
-@lru_cache(maxsize=12)
+@lru_cache(maxsize=12 * RUINS_LOOKS)
 def _cover_box(
     side: str,
     theme: str,
+    look: int,
     mountains: frozenset[Cell],
     wasteland: frozenset[Cell],
     ruins: frozenset[Cell],
     mppc: float,
 ) -> tuple[int, int, int, int] | None:
     """Pixel box (x0, y0, x1, y1) of the opaque paint of a master print, None without any."""
-    cover = _print_master(side, theme, mountains, wasteland, ruins, mppc)[2]
+    cover = _print_master(side, theme, look, mountains, wasteland, ruins, mppc)[2]
     ys, xs = np.nonzero(cover)
     if not len(xs):
         return None
@@ -654,6 +781,7 @@ def printed_blank(
     mountains: frozenset[Cell],
     wasteland: frozenset[Cell],
     ruins: frozenset[Cell],
+    marks: bool = False,
 ) -> Blank:
     """The printed, undrawn sheet at `ppc` (cached; parts are cached at a master scale).
 
@@ -667,6 +795,10 @@ def printed_blank(
         Paper texture seed, ``0 <= variant < 4 * PAPER_VARIANTS`` (the paper is also mirrored, so
         four variants share one cached texture).
     mountains, wasteland, ruins : frozenset of (row, col)
+    marks : bool
+        The real print's fine marks: veins and specks in the paper, and the ruins icon in one of
+        :data:`RUINS_LOOKS` looks (``variant % RUINS_LOOKS``). Off by default: the committed nets and
+        every cached benchmark were made without them (see ``benchmarks/eval_print_gap.py``).
     """
     if theme not in THEMES:
         raise ValueError(f"unknown theme {theme!r}: expected one of {', '.join(THEMES)}")
@@ -674,12 +806,13 @@ def printed_blank(
     size = (lay.width, lay.height)
     mppc = master_ppc(ppc)
     scale = ppc / mppc
-    paper = _paper_master(theme, variant % PAPER_VARIANTS, mppc)
+    paper = _paper_master(theme, variant % PAPER_VARIANTS, mppc, marks)
     flip = (variant // PAPER_VARIANTS) % 4
     if flip:
         paper = cv2.flip(paper, {1: 0, 2: 1, 3: -1}[flip])
-    ink, paint, cover = _print_master(side, theme, mountains, wasteland, ruins, mppc)
-    cover_box = _cover_box(side, theme, mountains, wasteland, ruins, mppc)
+    look = variant % RUINS_LOOKS if marks else 0
+    ink, paint, cover = _print_master(side, theme, look, mountains, wasteland, ruins, mppc)
+    cover_box = _cover_box(side, theme, look, mountains, wasteland, ruins, mppc)
     # printing ink multiplies into the paper
     paper_px = _resample(paper, scale, size)
     ink_px = _resample(ink, scale, size)
