@@ -48,6 +48,7 @@ from scanner.decode import (
     crowded_track,
     dark_spots,
     decode_coin_track,
+    discount_print,
     drawn_first,
     faint_marks_gained,
     hero_evidence,
@@ -378,6 +379,8 @@ def classify_sheet(
     gain = paper_gain(patches)  # one paper estimate balances the cells, edges and coins alike
     balanced = white_balance(patches, gain=gain)  # the net and the cells' ink checks read it
     probs, star_p, features = classify_cells(m, balanced)
+    if decode:  # the ruins icon lends its cells farm odds of its own
+        probs = discount_print(probs, printed.ruins)
     drawable = ~cells_mask(printed.mountains | printed.wasteland, SIZE)
     groups = look_alike_groups(features, drawable) if adapt else ()
     if adapt:

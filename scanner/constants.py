@@ -404,6 +404,16 @@ COIN_INK_SHIFT = 1
 """Largest shift in px tried when comparing a coin with the empty ones: the track is rectified within
 about a pixel, and an unshifted comparison reads a misalignment as ink."""
 
+RUINS_PRINT_CLASSES = ("farm",)
+"""Classes whose odds the printed ruins icon inflates on its own cells (:func:`scanner.decode.
+discount_print`): on the real prints with games drawn, the committed models read empty cells as farm
+41 times in 100 photos, and of the empty cells read drawn in 42 games, 21 were ruins icons."""
+
+RUINS_PRINT_DISCOUNT = 0.3
+"""Factor on those odds on a ruins cell, before any other decoding. Measured 2026-12-07 (sixteenth
+session, committed models, `benchmarks/eval_real_sheets.py --drawn 15` and `bench_end_to_end.py
+--photos 300`): see README, "The printed ruins' farm odds discounted"."""
+
 RUINS_ONLY_LEAST = 2
 """Fewest printed-ruins cells a terrain must be read on, and on no other cell, for those readings to be
 doubted as the printed ruins icon misread: 1 of 500 random legal games drew a terrain on ruins only

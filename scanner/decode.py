@@ -89,6 +89,8 @@ from scanner.constants import (
     RUINS_INK_LEAST,
     RUINS_INK_RATIO,
     RUINS_ONLY_LEAST,
+    RUINS_PRINT_CLASSES,
+    RUINS_PRINT_DISCOUNT,
     STAR_HERO_PROBABILITY,
     TERRAIN_CLASSES,
 )
@@ -112,6 +114,7 @@ __all__ = [
     "crowded_track",
     "dark_spots",
     "decode_coin_track",
+    "discount_print",
     "drawn_first",
     "faint_marks_gained",
     "hero_evidence",
@@ -487,6 +490,44 @@ def share_group_doubt(
         if doubtful.size and sure.size:
             pull = share * doubtful.size / members.size  # the share of the group that is doubtful
             out[sure] = (1 - pull) * probs[sure] + pull * probs[doubtful].mean(axis=0)
+    return out
+
+
+def discount_print(
+    probs: np.ndarray,
+    ruins: Iterable[tuple[int, int]],
+    *,
+    classes: tuple[str, ...] = RUINS_PRINT_CLASSES,
+    factor: float = RUINS_PRINT_DISCOUNT,
+    size: int = 11,
+) -> np.ndarray:
+    """Cell probabilities with the odds the printed ruins icon lends some classes taken back.
+
+    The ruins icon, orange or grey columns with vertical flutes, is printed under every ruins cell;
+    the net, which does not know where the ruins are, reads it partly as a hatched farm. On those
+    cells the odds of ``classes`` are multiplied by ``factor`` and each row renormalised: a ruin the
+    net reads as farm at 0.4 becomes paper, one a player drew on (farm at 0.97 or more) stays a
+    doubtful farm at worst.
+
+    Parameters
+    ----------
+    probs : (size*size, C) float
+        Calibrated cell probabilities, ``TERRAIN_CLASSES`` order, row-major.
+    ruins : the printed ruins cells.
+
+    Returns
+    -------
+    (size*size, C) float
+        A new array; ``probs`` itself when there is nothing to discount.
+    """
+    at = np.flatnonzero(cells_mask(ruins, size))
+    if not at.size or factor == 1.0:
+        return probs
+    out: np.ndarray = np.array(probs, dtype=np.float64 if probs.dtype == np.float64 else np.float32)
+    cols = np.array([TERRAIN_CLASSES.index(c) for c in classes], np.intp)
+    rows = out[at]
+    rows[:, cols] = rows[:, cols] * factor
+    out[at] = rows / rows.sum(axis=1, keepdims=True)
     return out
 
 

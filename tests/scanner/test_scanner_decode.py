@@ -30,6 +30,7 @@ from scanner.decode import (
     crowded_track,
     dark_spots,
     decode_coin_track,
+    discount_print,
     drawn_first,
     hero_evidence,
     ink_against_empty,
@@ -84,6 +85,26 @@ def test_a_terrain_read_on_printed_ruins_alone_is_doubted() -> None:
     best[3 * 11 + 3] = 0
     best[2 * 11 + 1] = best[8 * 11 + 9] = 0  # one ruin cell alone is too little to doubt
     assert not ruins_only(best, ruins).any()
+
+
+def test_the_ruins_print_gives_back_the_farm_odds_it_lends() -> None:
+    """On the real prints the ruins icon reads partly as a hatched farm (farm odds 0.35-0.41 on side
+    A's bare ruins for some nets): on ruins cells only, the farm odds shrink, so a half-read print
+    turns to paper and a ruin a player surely farmed stays farm."""
+    ruins = [(1, 5), (2, 1)]
+    probs = np.full((121, len(TERRAIN_CLASSES)), 0.01)
+    probs[:, 0] = 1.0
+    probs[16] = probs[3 * 11 + 3] = 0.0
+    probs[16, [0, FARM]] = probs[3 * 11 + 3, [0, FARM]] = (0.4, 0.6)  # a ruin and an open cell alike
+    probs[23] = 0.0
+    probs[23, [0, FARM]] = (0.01, 0.99)
+    probs /= probs.sum(axis=1, keepdims=True)
+    out = discount_print(probs, ruins, classes=("farm",), factor=0.3)
+    assert out[16].argmax() == 0 and out[3 * 11 + 3].argmax() == FARM  # only the printed ruin moves
+    assert out[23].argmax() == FARM and out[23, FARM] > 0.95
+    assert np.allclose(out.sum(axis=1), 1.0) and np.array_equal(np.delete(out, [16, 23], 0),
+                                                                np.delete(probs, [16, 23], 0))
+    assert discount_print(probs, ruins, factor=1.0) is probs
 
 
 def test_classify_sheet_doubts_the_ruins_icon_read_as_farm(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -657,8 +678,10 @@ def test_classify_sheet_keeps_a_bare_ruin_out_of_its_look_alikes_doubt(
     ruins = [r * 11 + c for r, c in sorted(printed_side("A").ruins)]
     probs = np.full((121, 8), 0.001)
     probs[:, 0] = 0.993
-    probs[ruins[0], 0], probs[ruins[0], FARM] = 0.6, 0.394  # the doubtful one
-    probs[ruins[1:], 0], probs[ruins[1:], FARM] = 0.96, 0.034
+    # a forest, not a farm: the farm odds the print lends a ruin are discounted first (discount_print)
+    forest = TERRAIN_CLASSES.index("forest")
+    probs[ruins[0], 0], probs[ruins[0], forest] = 0.6, 0.394  # the doubtful one
+    probs[ruins[1:], 0], probs[ruins[1:], forest] = 0.96, 0.034
     feats = np.zeros((121, 4))
     feats[:, 0] = 1.0
     feats[ruins] = (0.0, 1.0, 0.0, 0.0)
