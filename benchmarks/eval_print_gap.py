@@ -101,9 +101,8 @@ def main() -> None:
                     help="model directory, repeatable (default: the committed models)")
     reference_images.add_option(ap)
     args = ap.parse_args()
-    sheets = reference_images.folder(args.reference, "sheets")
+    sheets = reference_images.sheets_to_measure(args.reference)
     if sheets is None:
-        print("nothing to measure without the reference sheets")
         return
     models = {str(d): load_models(d) for d in args.models} if args.models else {"committed": default_models()}
     prints = PRINTS if args.marks else PRINTS[:2]

@@ -210,9 +210,8 @@ def main() -> None:
                     help="model directory (default: the committed models)")
     reference_images.add_option(ap)
     args = ap.parse_args()
-    sheets = reference_images.folder(args.reference, "sheets")
+    sheets = reference_images.sheets_to_measure(args.reference)
     if sheets is None:
-        print("nothing to measure without the reference sheets")
         return
     models = load_models(args.models) if args.models else default_models()
     print(f"real blank sheets from {sheets}, {args.photos} photo(s) each, models "

@@ -32,3 +32,12 @@ def folder(given: Path | None, part: str) -> Path | None:
         print(f"(reference {part} skipped: {path} is absent)")
         return None
     return path
+
+
+def sheets_to_measure(given: Path | None) -> Path | None:
+    """The reference ``sheets/`` folder for a benchmark that reads nothing else (:func:`folder`), or
+    None after saying there is nothing to measure without it."""
+    sheets = folder(given, "sheets")
+    if sheets is None:
+        print("nothing to measure without the reference sheets")
+    return sheets
