@@ -22,18 +22,15 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-import cv2
 import numpy as np
 import reference_images
-from eval_real_sheets import _misread
+from eval_real_sheets import _misread, real_blanks
 
 from models.synth.camera import photograph
 from models.synth.paper import render_page
 from models.synth.play import random_game
-from models.synth.printed import blank_on_image
 from rules.sides import printed_side
 from scanner.failure import Failure
-from scanner.locate import Location, locate_sheet
 from scanner.nets import Models, default_models, load_models
 from scanner.pipeline import read_photo
 
@@ -49,19 +46,13 @@ def measure(
     empty_drawn, ruins_drawn, failed and ``.->X`` for each terrain X read on an empty cell."""
     tallies: dict[str, Counter[str]] = {f"{m} {p}": Counter() for m in models for p in prints}
     with tempfile.TemporaryDirectory() as tmp:
-        for k, path in enumerate(sorted(sheets.glob("*.png"))):
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            flat = locate_sheet(image) if image is not None else None
-            if image is None or not isinstance(flat, Location) or flat.orientation != 0:
-                print(f"{path.stem}: grid not found upright in the flat image, skipped")
-                continue
+        for k, path, blank in real_blanks(sheets):
             side = path.name[0]
             theme = "printfriendly" if "printfriendly" in path.stem else "color"
             printed = printed_side(side)
-            blank = blank_on_image(image, flat.corners, printed.mountains | printed.wasteland)
             for i in range(games):
                 for where in prints:
-                    rng = np.random.default_rng([seed, k, i])  # the same game and strokes on both prints
+                    rng = np.random.default_rng([seed, k, i])  # the same game and strokes on every print
                     game = random_game(rng, side=side)
                     if where == "real":
                         page = render_page(game.sheet, rng, pieces=game.pieces, split="params", blank=blank)
@@ -70,6 +61,8 @@ def measure(
                                            ppc=RENDER_PPC, theme=theme, print_marks=where == "marked")
                     target = Path(tmp) / f"{path.stem}_{i}_{where}.jpg"
                     target.write_bytes(photograph(page, rng, tier="phone").jpeg)
+                    # printed mountains and wasteland are never "."
+                    empty = sum(game.sheet[r, c].value == "." for r in range(11) for c in range(11))
                     for name, m in models.items():
                         t = tallies[f"{name} {where}"]
                         reading = read_photo(target, side=side, models=m)
@@ -79,18 +72,13 @@ def measure(
                         cells, _, wrong = _misread(game.sheet, reading.guess)
                         t["cells"] += cells
                         t["wrong"] += len(wrong)
-                        t["empty"] += sum(game.sheet[cell].value == "." for cell in _drawable(printed))
+                        t["empty"] += empty
                         for cell, got in wrong:
                             if game.sheet[cell].value == ".":
                                 t["empty_drawn"] += 1
                                 t["ruins_drawn"] += cell in printed.ruins
                                 t[f".->{got}"] += 1
     return tallies
-
-
-def _drawable(printed: object) -> list[tuple[int, int]]:
-    blocked = printed.mountains | printed.wasteland  # type: ignore[attr-defined]
-    return [(r, c) for r in range(11) for c in range(11) if (r, c) not in blocked]
 
 
 def main() -> None:

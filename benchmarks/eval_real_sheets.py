@@ -31,7 +31,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import cv2
@@ -42,7 +42,7 @@ from bench_scanner import pinhole_photo
 from models.synth.camera import photograph
 from models.synth.paper import render_page
 from models.synth.play import random_game
-from models.synth.printed import blank_on_image
+from models.synth.printed import Blank, blank_on_image
 from rules import Sheet
 from rules.cards import CARDS, ScoringCard
 from rules.grid import Cell, cell_label
@@ -112,19 +112,26 @@ def evaluate(photos: int, models: Models, sheets: Path, seed: int = 2024) -> Non
         print(f"  {name}: confidently wrong {len(misread)}x, most often {', '.join(common)}")
 
 
+def real_blanks(sheets: Path) -> Iterator[tuple[int, Path, Blank]]:
+    """Each reference sheet as a printed blank to draw on: (its index among the sorted files, so that
+    seeds stay put when one is skipped, its path, the blank); a sheet whose grid is not found upright
+    in the flat image is skipped with a line."""
+    for k, path in enumerate(sorted(sheets.glob("*.png"))):
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        flat = locate_sheet(image) if image is not None else None
+        if image is None or not isinstance(flat, Location) or flat.orientation != 0:
+            print(f"{path.stem}: grid not found upright in the flat image, skipped")
+            continue
+        printed = printed_side(path.name[0])
+        yield k, path, blank_on_image(image, flat.corners, printed.mountains | printed.wasteland)
+
+
 def drawn(games: int, models: Models, sheets: Path, seed: int = 2025) -> None:
     rows: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     misses: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as tmp:
-        for k, path in enumerate(sorted(sheets.glob("*.png"))):
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        for k, path, blank in real_blanks(sheets):
             side = path.name[0]
-            flat = locate_sheet(image) if image is not None else None
-            if image is None or not isinstance(flat, Location) or flat.orientation != 0:
-                print(f"{path.stem}: grid not found upright in the flat image, skipped")
-                continue
-            printed = printed_side(side)
-            blank = blank_on_image(image, flat.corners, printed.mountains | printed.wasteland)
             t = rows[path.stem]
             for i in range(games):
                 rng = np.random.default_rng([seed, k, i])

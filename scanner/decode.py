@@ -523,7 +523,7 @@ def discount_print(
     at = np.flatnonzero(cells_mask(ruins, size))
     if not at.size or factor == 1.0:
         return probs
-    out: np.ndarray = np.array(probs, dtype=np.float64 if probs.dtype == np.float64 else np.float32)
+    out: np.ndarray = probs.copy()
     cols = np.array([TERRAIN_CLASSES.index(c) for c in classes], np.intp)
     rows = out[at]
     rows[:, cols] = rows[:, cols] * factor

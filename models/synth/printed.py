@@ -152,17 +152,13 @@ def _specks(rng: np.random.Generator, lay: Layout, strength: float) -> np.ndarra
 
 def _paper(lay: Layout, theme: str, rng: np.random.Generator, marks: bool = False) -> np.ndarray:
     h, w = lay.height, lay.width
-    if theme == "printfriendly" and not marks:
-        base = np.full((h, w, 3), 246 + rng.integers(-4, 6), np.float32)
-        base += rng.normal(0, 1.2, (h, w, 1)).astype(np.float32)
-        _creases(base, rng, int(rng.integers(0, 2)))
-        return base
     if theme == "printfriendly":
-        # office paper: from a dead flat white (the redraw's file) to toner-grey with specks
-        base = np.full((h, w, 3), 246 + rng.integers(-4, 10), np.float32)
-        if rng.random() < 0.7:
+        # office paper; marked, from a dead flat white (the redraw's file) to toner-grey with specks
+        base = np.full((h, w, 3), 246 + rng.integers(-4, 10 if marks else 6), np.float32)
+        if not marks or rng.random() < 0.7:
             base += rng.normal(0, 1.2, (h, w, 1)).astype(np.float32)
-            base -= _specks(rng, lay, float(rng.uniform(0.0, 0.6)))[..., None]
+            if marks:
+                base -= _specks(rng, lay, float(rng.uniform(0.0, 0.6)))[..., None]
         _creases(base, rng, int(rng.integers(0, 2)))
         return base
     # warmer (yellower, like the scans) or cooler (pinker, like the prints), a little lighter or darker
