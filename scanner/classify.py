@@ -31,6 +31,7 @@ from scanner.constants import (
     COIN_TRACK_THRESHOLD,
     CONFIDENCE_THRESHOLD,
     DECODE_DEFAULT,
+    STAR_BLIND_PRINT,
     STAR_THRESHOLD,
     TERRAIN_CLASSES,
     TERRAIN_SYMBOLS,
@@ -404,7 +405,10 @@ def classify_sheet(
                                            outlines["vertical"])
         inked |= drawn_on
     if decode:
-        probs = hero_evidence(probs, star_p.reshape(SIZE, SIZE), drawable.reshape(SIZE, SIZE))
+        blind_cells = set().union(*(getattr(printed, kind) for kind in STAR_BLIND_PRINT))
+        star_blind = cells_mask(blind_cells, SIZE).reshape(SIZE, SIZE)
+        probs = hero_evidence(probs, star_p.reshape(SIZE, SIZE), drawable.reshape(SIZE, SIZE),
+                              star_blind=star_blind)
         probs = spare_heroes(probs, drawable)  # more heroes than a game's hero cards: none is sure
         probs, shown = doubt_inked_empties(probs, balanced, drawable, printed)
         inked |= shown
@@ -434,7 +438,7 @@ def classify_sheet(
         probs = unoffered_alternatives(probs, found, ~unsure_cells)
     if decode:
         hero_p = probs[:, TERRAIN_CLASSES.index("hero")]
-        stars = attack_stars(star_p.reshape(SIZE, SIZE), hero_p.reshape(SIZE, SIZE))
+        stars = attack_stars(star_p.reshape(SIZE, SIZE), hero_p.reshape(SIZE, SIZE), star_blind=star_blind)
     else:
         sure = drawable & (star_p > STAR_THRESHOLD)
         stars = frozenset(divmod(int(i), SIZE) for i in np.flatnonzero(sure))

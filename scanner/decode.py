@@ -1269,11 +1269,20 @@ def _on_map_counts(size: int) -> np.ndarray:
     return counts
 
 
+def _known_counts(known: np.ndarray) -> np.ndarray:
+    """(patterns, size, size): how many of each attack pattern's cells around each cell are ``known``
+    (on the map, and a cell whose star reading counts)."""
+    if known.all():
+        return _on_map_counts(known.shape[0])
+    return np.stack([a.sum(axis=0) for a in _around_patterns(known.astype(float), 0.0)])
+
+
 def hero_evidence(
     probs: np.ndarray,
     star_p: np.ndarray,
     drawable: np.ndarray,
     *,
+    star_blind: np.ndarray | None = None,
     boost: float = HERO_STAR_BOOST,
     level: float = HERO_STAR_LEVEL,
     least: int = HERO_MIN_STARS,
@@ -1298,6 +1307,9 @@ def hero_evidence(
         Star probability per cell.
     drawable : (N, N) bool
         Cells a hero can be drawn in.
+    star_blind : (N, N) bool, optional
+        Printed cells whose print the net reads as stars (:data:`STAR_BLIND_PRINT`): a star read there
+        counts neither as seen nor as missing; one of them read without a star still breaks a pattern.
     boost : factor on the hero probability of such cells (rows renormalised).
     rings : ``(stars, factor)`` pairs: a further factor on cells whose whole ring has at least that many
         stars (the largest reached; a ring of three or four seldom falls round a cell by chance), unless
@@ -1312,11 +1324,13 @@ def hero_evidence(
     (N*N, C) float
     """
     out = probs.astype(float, copy=True)
-    starred = (star_p >= level).astype(float)
-    if starred.sum() < least:  # no pattern can be whole with `least` stars: nothing to raise
+    starred = star_p >= level
+    known = np.ones_like(starred) if star_blind is None else ~(star_blind & starred)  # stars as evidence
+    if (starred & known).sum() < least:  # no pattern can be whole with `least` stars: nothing to raise
         return out
     size = star_p.shape[0]
-    counts = _on_map_counts(size)
+    counts = _known_counts(known)
+    starred = starred.astype(float)
     ring = np.zeros(star_p.shape, int)  # the most stars of a whole pattern around each cell (0: none)
     which = np.zeros(star_p.shape, int)  # that pattern
     for k, around in enumerate(_around_patterns(starred, 1.0)):
@@ -1371,7 +1385,7 @@ def spare_heroes(
 
 
 def attack_stars(
-    star_p: np.ndarray, hero_p: np.ndarray, *,
+    star_p: np.ndarray, hero_p: np.ndarray, *, star_blind: np.ndarray | None = None,
     level: float = ATTACK_STAR_LEVEL, hero_threshold: float = STAR_HERO_PROBABILITY,
 ) -> frozenset[tuple[int, int]]:
     """The hit stars: for each likely hero, the on-map cells of its best-fitting attack pattern.
@@ -1385,7 +1399,11 @@ def attack_stars(
     ----------
     star_p, hero_p : (N, N) float
         Star and hero-terrain probability per cell.
-    level : star probability every cell of the chosen pattern must reach.
+    star_blind : (N, N) bool, optional
+        Printed cells whose print the net reads as stars (:data:`STAR_BLIND_PRINT`): a star read there
+        is left out of the fit (as in :func:`hero_evidence`); the chosen pattern's stars are still
+        reported on all its on-map cells, those included.
+    level : star probability every counted cell of the chosen pattern must reach.
     hero_threshold : hero probability from which a cell counts as a hero.
 
     Returns
@@ -1395,21 +1413,22 @@ def attack_stars(
     heroes = np.argwhere(hero_p >= hero_threshold)
     if not len(heroes):  # stars are read around heroes only
         return frozenset()
-    logs = np.log(np.maximum(star_p, LOG_FLOOR))
-    patterns = attack_patterns()
     size = star_p.shape[0]
+    known = np.ones((size, size), bool) if star_blind is None else ~star_blind | (star_p < level)
+    logs = np.where(known, np.log(np.maximum(star_p, LOG_FLOOR)), 0.0)
+    patterns = attack_patterns()
     # per pattern, around each likely hero: mean log star probability and lowest star probability of
     # the pattern's on-map cells (every pattern at once, each padded to the longest with what changes
     # neither a sum nor a minimum; the offsets summed in order, as one pattern's alone were)
     rows, cols = heroes[:, 0], heroes[:, 1]
-    counts = _on_map_counts(size)[:, rows, cols]
+    counts = _known_counts(known)[:, rows, cols]
     around = _around_heroes(logs, 0.0, 0.0, rows, cols)
     total = around[:, 0].copy()
     for j in range(1, around.shape[1]):
         total += around[:, j]
     fit = total / np.maximum(counts, 1)
     fit[counts == 0] = -np.inf
-    lowest = _around_heroes(star_p, 1.0, np.inf, rows, cols).min(axis=1)
+    lowest = _around_heroes(np.where(known, star_p, np.inf), 1.0, np.inf, rows, cols).min(axis=1)
     best = fit.argmax(axis=0)
     stars: set[tuple[int, int]] = set()
     for h, (r, c) in enumerate(heroes.tolist()):

@@ -339,6 +339,22 @@ def test_stars_past_the_edge_are_not_required_and_printed_cells_carry_stars() ->
     assert got == {(1, 0), (0, 1)}
 
 
+def test_a_star_read_on_star_blind_print_is_no_evidence_but_is_still_reported() -> None:
+    # the blank printer-friendly side B: the rift's jagged outline reads as stars on its wasteland
+    plus = [(5 + dr, 5 + dc) for dr, dc in PLUS]
+    blind = np.zeros((11, 11), bool)
+    for cell in plus:
+        blind[cell] = True
+    assert attack_stars(_star_map(plus), _hero_map([(5, 5)]), star_blind=blind) == frozenset()
+    assert attack_stars(_star_map(plus), _hero_map([(5, 5)])) == set(plus)  # as read before
+    # such a cell read without a star still breaks the pattern, as before
+    blind[:] = False
+    blind[4, 5] = True
+    assert attack_stars(_star_map(plus[1:]), _hero_map([(5, 5)]), star_blind=blind) == frozenset()
+    # the hero's whole pattern is reported, the blind cell too
+    assert attack_stars(_star_map(plus), _hero_map([(5, 5)]), star_blind=blind) == set(plus)
+
+
 def test_no_hero_means_no_stars() -> None:
     assert attack_stars(_star_map([(3, 3), (4, 4)]), _hero_map([])) == frozenset()
 
@@ -358,6 +374,17 @@ def test_a_cell_ringed_by_stars_is_read_as_a_hero() -> None:
     assert np.allclose(hero_evidence(probs, _star_map([(5, 6)]), drawable), probs)
     drawable[5, 5] = False
     assert np.allclose(hero_evidence(probs, star_p, drawable), probs)
+    # stars read on star-blind print alone ring nobody
+    drawable[5, 5] = True
+    blind = np.zeros((11, 11), bool)
+    for dr, dc in PLUS:
+        blind[5 + dr, 5 + dc] = True
+    assert np.allclose(hero_evidence(probs, star_p, drawable, star_blind=blind), probs)
+    # ... but one such star in a ring of drawn ones neither helps nor breaks it
+    blind[:] = False
+    blind[4, 5] = True
+    out = hero_evidence(probs, star_p, drawable, star_blind=blind)
+    assert out[5 * 11 + 5].argmax() == HERO
 
 
 def test_a_ring_of_four_stars_weighs_more_than_three_and_three_more_than_two() -> None:
