@@ -31,6 +31,8 @@ from scanner.constants import (
     COIN_TRACK_THRESHOLD,
     CONFIDENCE_THRESHOLD,
     DECODE_DEFAULT,
+    PAPER_INK_SHARE,
+    PAPER_QUIET_LEAST,
     STAR_BLIND_PRINT,
     STAR_THRESHOLD,
     TERRAIN_CLASSES,
@@ -54,12 +56,14 @@ from scanner.decode import (
     faint_marks_gained,
     hero_evidence,
     ink_against_empty,
+    ink_share,
     inked_ruins,
     kinds_of_alike_marks,
     look_alike_groups,
     marks_beyond_run,
     odd_gain_mark,
     overrule_print,
+    paper_read_drawn,
     ruins_only,
     share_group_doubt,
     spare_heroes,
@@ -330,6 +334,32 @@ def doubt_inked_empties(
     return ink_against_empty(probs, ink, open_cells, spotted=spotted)
 
 
+def doubt_paper_drawn(
+    probs: np.ndarray, balanced: np.ndarray, drawable: np.ndarray, printed: PrintedSide
+) -> tuple[np.ndarray, np.ndarray]:
+    """``probs`` (121, C) with the cells read drawn that hold no ink doubted as paper
+    (:func:`scanner.decode.paper_read_drawn`), the paper judged from the cells read empty; and (121,)
+    bool, the cells doubted. Printed ruins are left alone (their print is ink); so is a sheet with
+    fewer than :data:`PAPER_QUIET_LEAST` cells read empty. ``balanced``: the (11, 11, P, P, 3) cell
+    patches, white-balanced.
+    """
+    open_cells = drawable & ~cells_mask(printed.ruins, SIZE)
+    quiet = open_cells & (probs.argmax(axis=1) == TERRAIN_CLASSES.index("empty"))
+    if quiet.sum() < PAPER_QUIET_LEAST:
+        return probs, np.zeros(len(probs), bool)
+    i = CELL_INK_INSET
+    centres = np.ascontiguousarray(balanced[..., i:-i:2, i:-i:2, :])
+    ink = ink_share(centres.reshape(-1, *centres.shape[-3:]), quiet)
+    # faint pencil stands out of the paper around it without being dark: those cells are drawn too
+    at = np.flatnonzero(open_cells & (ink < PAPER_INK_SHARE) & (probs.argmax(axis=1) != 0))
+    if at.size:
+        flat = balanced.reshape(-1, *balanced.shape[-3:])
+        spotted = dark_spots(np.concatenate([flat[at], flat[quiet]]),
+                             np.concatenate([np.zeros(at.size, bool), np.ones(int(quiet.sum()), bool)]))
+        ink[at[spotted[: at.size]]] = 1.0
+    return paper_read_drawn(probs, ink, open_cells)
+
+
 def bare_ruins(probs: np.ndarray, balanced: np.ndarray, printed: PrintedSide) -> np.ndarray:
     """(121,) bool: the printed ruins read as paper that the sheet's other bare ruins show bare too
     (:func:`scanner.decode.inked_ruins`); a ruin they show drawn over is not among them. ``balanced``:
@@ -412,6 +442,7 @@ def classify_sheet(
         probs = spare_heroes(probs, drawable)  # more heroes than a game's hero cards: none is sure
         probs, shown = doubt_inked_empties(probs, balanced, drawable, printed)
         inked |= shown
+        probs, _paper = doubt_paper_drawn(probs, balanced, drawable, printed)
     best = probs.argmax(axis=1)
     conf = probs.max(axis=1)
     # a terrain read on printed ruins and nowhere else is the ruins icon misread
@@ -437,7 +468,8 @@ def classify_sheet(
         # (and shown confidence) stays as decided above, so no doubt is lifted by the pruning
         probs = unoffered_alternatives(probs, found, ~unsure_cells)
     if decode:
-        hero_p = probs[:, TERRAIN_CLASSES.index("hero")]
+        # a hero stands in a drawable space: what the net reads on the print is not one
+        hero_p = np.where(drawable, probs[:, TERRAIN_CLASSES.index("hero")], 0.0)
         stars = attack_stars(star_p.reshape(SIZE, SIZE), hero_p.reshape(SIZE, SIZE), star_blind=star_blind)
     else:
         sure = drawable & (star_p > STAR_THRESHOLD)

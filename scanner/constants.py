@@ -482,6 +482,27 @@ cells read empty with confidence, off the printed ruins (30 eval-split phone pho
 eval (17 of them one sheet's pale yellow dotted farms) and 1 of 4 on params, against 4, 22 and 4 empty
 cells (at 0.03: 18, 1 / 4, 15, 2; 0.05: 10, 1 / 3, 9, 0)."""
 
+CELL_INK_DARK = 0.15
+"""How much darker than the sheet's empty paper (the grey, the white-balanced channels' mean, on a 0-1
+scale, below the median of the cells read empty) a pixel must be to count as dark ink
+(:func:`scanner.decode.ink_share`)."""
+
+PAPER_INK_SHARE = 0.01
+"""Share of a cell's centre pixels in ink (dark or coloured, :func:`scanner.decode.ink_share`) below which
+a cell the net reads as drawn is doubted as paper (:func:`scanner.decode.paper_read_drawn`). Probed
+2026-12-08 on the games drawn on the real prints (params hand, 42 photos, a net trained on more
+families): 16 of the 21 empty cells off the ruins read drawn hold less, 6 of 877 cells drawn and read
+right; on the renderer's print 6 of 6 and 3 of 1016."""
+
+PAPER_EMPTY = 0.6
+"""The empty probability a cell read drawn but holding no ink is given (:func:`scanner.decode.
+paper_read_drawn`): above every drawn class, so its best guess is paper, under the reporting threshold,
+so it is ``?`` with the drawn reading still weighed."""
+
+PAPER_QUIET_LEAST = 8
+"""Fewest cells read as paper (off the printed ruins) a sheet needs before its paper is the yardstick of
+:func:`scanner.decode.paper_read_drawn`: fewer, and a full sheet's few blanks say little."""
+
 CELL_SPOT_SIGMA = 2.0
 """Gaussian sigma in px of the local paper level that a cell's dark spots stand out of
 (:func:`scanner.decode.dark_spots`): wider than a dot or a pencil line, narrower than the cell."""

@@ -44,6 +44,7 @@ from scanner.constants import (
     ADAPT_TEMPERATURE,
     ATTACK_STAR_LEVEL,
     CELL_INK_CHROMA,
+    CELL_INK_DARK,
     CELL_INK_EMPTY_CAP,
     CELL_INK_SHARE,
     CELL_SPOT_FLOOR,
@@ -83,6 +84,8 @@ from scanner.constants import (
     HERO_STAR_LEVEL,
     INKED_EMPTY_RATIO,
     LOG_FLOOR,
+    PAPER_EMPTY,
+    PAPER_INK_SHARE,
     PEER_WEIGHT,
     RUINS_INK_DISC,
     RUINS_INK_FLOOR,
@@ -119,6 +122,7 @@ __all__ = [
     "faint_marks_gained",
     "hero_evidence",
     "ink_against_empty",
+    "ink_share",
     "inked_ruins",
     "kinds_of_alike_marks",
     "look_alike_groups",
@@ -126,6 +130,7 @@ __all__ = [
     "marks_beyond_run",
     "odd_gain_mark",
     "overrule_print",
+    "paper_read_drawn",
     "ruins_only",
     "share_group_doubt",
     "spare_heroes",
@@ -684,6 +689,71 @@ def dark_spots(
     spots = np.partition(inner, rank, axis=1)[:, rank] / 255.0
     level = float(median(spots[quiet] if quiet.any() else spots))
     return np.asarray((spots > floor) & (spots > ratio * level))
+
+
+def ink_share(
+    centres: np.ndarray, quiet: np.ndarray, *, dark: float = CELL_INK_DARK, chroma: float = CELL_INK_CHROMA
+) -> np.ndarray:
+    """Share of each cell's centre pixels in ink of any kind, against the sheet's quiet cells.
+
+    A pixel is ink when its grey (the channels' mean, 0-1) lies ``dark`` below the median grey of the
+    ``quiet`` cells' pixels, or its chroma ``chroma`` above their median chroma (as
+    :func:`coloured_ink`): pencil, marker and coloured fills all leave some, the paper's grain and
+    veins none. Independent of the net's weights.
+
+    Parameters
+    ----------
+    centres : (N, h, w, 3) uint8
+        The cells' centres, white-balanced (:func:`scanner.nets.white_balance`).
+    quiet : (N,) bool
+        The cells taken for the sheet's paper; with none, every cell.
+
+    Returns
+    -------
+    (N,) float
+    """
+    c = centres.reshape(len(centres), -1, 3)
+    b, g, r = (c[..., k].astype(np.int16) for k in range(3))
+    grey = (b + g + r) / 3.0
+    spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
+    ref = quiet if quiet.any() else np.ones(len(c), bool)
+    paper_grey = float(np.median(grey[ref]))
+    paper_spread = float(np.median(spread[ref]))
+    inked = (grey < paper_grey - dark * 255.0) | (spread > paper_spread + chroma * 255.0)
+    return np.asarray(inked.mean(axis=1))
+
+
+def paper_read_drawn(
+    probs: np.ndarray,
+    ink: np.ndarray,
+    candidates: np.ndarray,
+    *,
+    share: float = PAPER_INK_SHARE,
+    empty: float = PAPER_EMPTY,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Doubt the cells read as drawn that hold no ink: the paper's own marks read as a drawing.
+
+    The converse of :func:`ink_against_empty`. A net that has seen many faint drawings reads a vein or
+    a grain of an unfamiliar paper as a sparse farm or water, sometimes surely; every drawing leaves
+    ink in the cell's centre. Such a cell gets ``empty`` as its empty probability, the rest spread over
+    its drawn classes in the net's proportions: its best guess is paper and it is ``?``.
+
+    Parameters
+    ----------
+    probs : (N, C) probabilities, empty first (:data:`TERRAIN_CLASSES`).
+    ink : (N,) from :func:`ink_share`.
+    candidates : (N,) bool, the cells that may be doubted (drawable, off the printed ruins).
+    share, empty : :data:`scanner.constants.PAPER_INK_SHARE`, :data:`PAPER_EMPTY`.
+
+    Returns
+    -------
+    probs : (N, C), a copy where changed.
+    flagged : (N,) bool, the cells doubted.
+    """
+    flagged = candidates & (probs.argmax(axis=1) != 0) & (ink < share)
+    if not flagged.any():
+        return probs, flagged
+    return cap_class(probs, flagged, 0, empty, probs[flagged][:, 1:]), flagged
 
 
 def ink_against_empty(

@@ -19,6 +19,9 @@ from scanner.constants import (
     HERO_RING_BOOSTS,
     HERO_STAR_BOOST,
     INKED_EMPTY_RATIO,
+    PAPER_EMPTY,
+    PAPER_INK_SHARE,
+    PAPER_QUIET_LEAST,
     PATCH,
     TERRAIN_CLASSES,
 )
@@ -34,8 +37,10 @@ from scanner.decode import (
     drawn_first,
     hero_evidence,
     ink_against_empty,
+    ink_share,
     inked_ruins,
     look_alikes,
+    paper_read_drawn,
     ruins_only,
     share_group_doubt,
     spare_heroes,
@@ -117,7 +122,7 @@ def test_classify_sheet_doubts_the_ruins_icon_read_as_farm(monkeypatch: pytest.M
         probs[r * 11 + c] = 0.001
         probs[r * 11 + c, FARM] = 0.993
     monkeypatch.setattr(classify, "classify_cells",
-                        lambda models, patches, gain=None: (probs, np.zeros(121), np.eye(121, 8)))
+                        lambda models, patches, gain=None, ruins=None: (probs, np.zeros(121), np.eye(121, 8)))
     cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
     decoded = classify.classify_sheet(cells, "A", adapt=False, decode=True)
     plain = classify.classify_sheet(cells, "A", adapt=False, decode=False)
@@ -237,7 +242,7 @@ def _net_reads_paper(monkeypatch: pytest.MonkeyPatch) -> None:
     probs[:, 3] = 0.002
     probs /= probs.sum(axis=1, keepdims=True)
     monkeypatch.setattr(classify, "classify_cells",
-                        lambda models, patches, gain=None: (probs, np.zeros(121), np.eye(121, 8)))
+                        lambda models, patches, gain=None, ruins=None: (probs, np.zeros(121), np.eye(121, 8)))
 
 
 def test_classify_sheet_doubts_an_empty_cell_holding_coloured_ink(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -264,6 +269,61 @@ def test_classify_sheet_doubts_an_empty_cell_holding_grey_dots(monkeypatch: pyte
     assert classify.classify_sheet(cells, "A", adapt=False, decode=False).grid[0][0] == "."
 
 
+def test_ink_share_counts_dark_and_coloured_pixels_against_the_paper() -> None:
+    rng = np.random.default_rng(5)
+    centres = _paper_centres(5, rng)
+    centres[1, 4:12, 4:12] = (120, 120, 120)  # a grey pencil mark: dark ink
+    centres[2, ::4, ::4] = (150, 215, 235)  # pale yellow dots: coloured ink
+    centres[3, 4:12, 4:12] = (210, 210, 210)  # a shade too pale to be ink
+    ink = ink_share(centres, np.array([True, False, False, False, True]))
+    assert ink[1] == pytest.approx(64 / 400) and ink[2] >= 0.05
+    assert ink[[0, 3, 4]].max() < PAPER_INK_SHARE
+    # judged against the sheet's own paper: a darker, tinted sheet holds no more ink
+    dim = np.clip(centres.astype(int) - np.array([40, 30, 10]), 0, 255).astype(np.uint8)
+    assert ink_share(dim, np.array([True, False, False, False, True]))[[0, 3, 4]].max() < PAPER_INK_SHARE
+
+
+def test_paper_read_drawn_doubts_a_drawn_reading_without_ink() -> None:
+    probs = np.tile([[0.02, 0.9, 0.02, 0.03, 0.02, 0.005, 0.0025, 0.0025]], (4, 1))  # forests
+    probs[3] = [0.97, 0.01, 0.01, 0.004, 0.002, 0.002, 0.001, 0.001]  # paper, read as such
+    ink = np.array([0.0, 0.3, 0.0, 0.0])
+    candidates = np.array([True, True, False, True])  # cell 2 lies on printed ruins
+    out, flagged = paper_read_drawn(probs, ink, candidates)
+    assert flagged.tolist() == [True, False, False, False]
+    assert out[0, 0] == pytest.approx(PAPER_EMPTY) and out[0].argmax() == 0
+    assert out[0].sum() == pytest.approx(1.0)
+    # the drawn classes keep the net's order, and the others their readings
+    assert np.argsort(-out[0, 1:]).tolist()[:2] == [0, 2]
+    assert np.array_equal(out[1:], probs[1:])
+    same, none = paper_read_drawn(probs, np.ones(4), candidates)
+    assert same is probs and not none.any()
+
+
+def _net_reads_forest_at(monkeypatch: pytest.MonkeyPatch, cells: list[int]) -> None:
+    """A stand-in cell net reading ``cells`` as forest at 0.97, the others as paper."""
+    probs = np.full((121, 8), 0.001)
+    probs[:, 0] = 0.993
+    for k in cells:
+        probs[k] = [0.02, 0.97, 0.002, 0.002, 0.002, 0.002, 0.001, 0.001]
+    probs /= probs.sum(axis=1, keepdims=True)
+    monkeypatch.setattr(classify, "classify_cells",
+                        lambda models, patches, gain=None, ruins=None: (probs, np.zeros(121), np.eye(121, 8)))
+
+
+def test_classify_sheet_doubts_a_drawn_reading_of_bare_paper(monkeypatch: pytest.MonkeyPatch) -> None:
+    _net_reads_forest_at(monkeypatch, [0, 1, 2])
+    cells = _paper(121).reshape(11, 11, PATCH, PATCH, 3)
+    cells[0, 1, 8:24, 15:17] = 90  # A2: a pencil tree trunk
+    _dots(cells[0, 2], 200)  # A3: faint pencil dots, pale but standing out of the paper
+    decoded = classify.classify_sheet(cells, "A", adapt=False, decode=True)
+    assert decoded.grid[0][0] == "?" and decoded.probabilities[0, 0].argmax() == 0
+    assert decoded.grid[0][1] == "F" and decoded.grid[0][2] == "F"
+    assert classify.classify_sheet(cells, "A", adapt=False, decode=False).grid[0][0] == "F"
+    # a sheet with too few cells read as paper has no yardstick: nothing is doubted
+    _net_reads_forest_at(monkeypatch, [0, *range(PAPER_QUIET_LEAST, 121)])  # 7 cells read as paper
+    assert classify.classify_sheet(cells, "A", adapt=False, decode=True).grid[0][0] == "F"
+
+
 def test_a_track_marked_from_end_to_end_is_doubted() -> None:
     full = np.array([1] * 13 + [0])
     assert crowded_track(full).tolist() == [True] * 13 + [False]
@@ -278,8 +338,8 @@ def test_classify_sheet_doubts_a_crowded_track(monkeypatch: pytest.MonkeyPatch, 
     look = np.array([[1.0, 0.0]] * 13 + [[0.0, 1.0]])
     monkeypatch.setattr(classify, "read_coins", lambda models, patches, gain=None: (np.array([F] * 14), look))
     monkeypatch.setattr(classify, "classify_cells",
-                        lambda models, patches, gain=None: (np.full((121, 8), 1 / 8), np.zeros(121),
-                                                            np.eye(121, 8)))
+                        lambda models, patches, gain=None, ruins=None: (np.full((121, 8), 1 / 8),
+                                                                        np.zeros(121), np.eye(121, 8)))
     cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
     coins = np.full((14, PATCH, PATCH, 3), 235, np.uint8)
     sheet = classify.classify_sheet(cells, "A", coin_patches=coins, adapt=False, decode=decode)
@@ -505,7 +565,8 @@ def test_classify_sheet_reads_a_hero_from_its_stars(monkeypatch: pytest.MonkeyPa
     probs[:, HERO] = 0.08
 
     def fixed_cells(
-        models: object, patches: np.ndarray, *, gain: np.ndarray | None = None
+        models: object, patches: np.ndarray, *, gain: np.ndarray | None = None,
+        ruins: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return probs, _star_map([*plus, (0, 10)]).ravel(), np.eye(121, 8)
 
@@ -516,6 +577,25 @@ def test_classify_sheet_reads_a_hero_from_its_stars(monkeypatch: pytest.MonkeyPa
     assert best == ("hero" if decode else "village")
     # decoded, the stray mark at A11 is no star; read one by one, every mark is
     assert sheet.stars == (set(plus) if decode else {*plus, (0, 10)})
+
+
+def test_classify_sheet_reads_no_hero_on_the_print(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A printed mountain the net reads as a hero, ringed by star-like print, holds no hero and gives no
+    stars (real side B prints: a net read the rift's wasteland as heroes and the print round them as
+    stars); the same reading on a drawable cell does (the control)."""
+    def read_hero_at(cell: tuple[int, int]) -> frozenset[tuple[int, int]]:
+        probs = np.full((121, 8), 0.02)
+        probs[:, 0] = 0.86
+        probs[cell[0] * 11 + cell[1]] = [0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.86, 0.02]
+        plus = [(cell[0] + dr, cell[1] + dc) for dr, dc in PLUS]
+        monkeypatch.setattr(classify, "classify_cells",
+                            lambda models, patches, gain=None, ruins=None: (probs, _star_map(plus).ravel(),
+                                                                            np.eye(121, 8)))
+        cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
+        return classify.classify_sheet(cells, "A", adapt=False, decode=True).stars
+
+    assert read_hero_at((5, 5)) == frozenset()  # a printed mountain on side A
+    assert read_hero_at((6, 6)) == {(5, 6), (7, 6), (6, 5), (6, 7)}
 
 
 def test_look_alikes_separates_two_ways_of_drawing() -> None:
@@ -636,7 +716,7 @@ def test_classify_sheet_doubts_the_sure_cells_of_a_mostly_doubtful_group(
     feats[houses] = (0.0, 1.0, 0.0, 0.0)  # the houses alike, unlike every other cell
     feats[rest] = np.eye(4)[np.arange(len(rest)) % 2 + 2]  # the rest in two groups of empty cells
     monkeypatch.setattr(classify, "classify_cells",
-                        lambda models, patches, gain=None: (probs, np.zeros(121), feats))
+                        lambda models, patches, gain=None, ruins=None: (probs, np.zeros(121), feats))
     # the groups as made, their pooling left out (tested above): the doubt is what is looked at
     monkeypatch.setattr(classify, "adapt_to_sheet", lambda probs, *args, **kwargs: probs)
     cells = np.full((11, 11, PATCH, PATCH, 3), 235, np.uint8)
@@ -713,7 +793,7 @@ def test_classify_sheet_keeps_a_bare_ruin_out_of_its_look_alikes_doubt(
     feats[:, 0] = 1.0
     feats[ruins] = (0.0, 1.0, 0.0, 0.0)
     monkeypatch.setattr(classify, "classify_cells",
-                        lambda models, patches, gain=None: (probs, np.zeros(121), feats))
+                        lambda models, patches, gain=None, ruins=None: (probs, np.zeros(121), feats))
     monkeypatch.setattr(classify, "adapt_to_sheet", lambda probs, *args, **kwargs: probs)
     cells = np.full((11, 11, PATCH, PATCH, 3), 228, np.uint8)
     cells.reshape(121, PATCH, PATCH, 3)[ruins] = _ruins_print(len(ruins), np.random.default_rng(6))

@@ -3,6 +3,8 @@ corrected, while cells that agree keep the confidence they had."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 import pytest
 
@@ -61,6 +63,15 @@ def _probs(reading: dict[tuple[int, int], dict[str, float]]) -> np.ndarray:
             row[SYMBOLS.index(sym)] = q
         p[r * 11 + c] = row
     return p
+
+
+def _paper_with_ink(drawn: Iterable[tuple[int, int]]) -> np.ndarray:
+    """(11, 11, PATCH, PATCH, 3) paper cells with a pencil stroke across each ``drawn`` cell: the
+    stand-in nets read those as drawn, and a drawn reading of bare paper is doubted (paper_read_drawn)."""
+    cells = np.full((11, 11, PATCH, PATCH, 3), PAPER_LEVEL, np.uint8)
+    for r, c in drawn:
+        cells[r, c, PATCH // 2 - 1 : PATCH // 2 + 1, 4:-4] = 60
+    return cells
 
 
 def _numbered_strips() -> dict[str, np.ndarray]:
@@ -270,7 +281,8 @@ def test_classify_sheet_corrects_a_cell_by_its_outlined_piece(
     outlines = np.concatenate([h.ravel(), v.ravel()])  # one run, in the order the strips are given
 
     def fixed_cells(
-        models: object, patches: np.ndarray, *, gain: np.ndarray | None = None
+        models: object, patches: np.ndarray, *, gain: np.ndarray | None = None,
+        ruins: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return _probs(reading), np.zeros(121), np.eye(121, 8)
 
@@ -283,7 +295,7 @@ def test_classify_sheet_corrects_a_cell_by_its_outlined_piece(
     monkeypatch.setattr(classify, "classify_cells", fixed_cells)
     monkeypatch.setattr(classify, "read_edges", fake_edges)
     strips = _numbered_strips()
-    cells = np.full((11, 11, PATCH, PATCH, 3), PAPER_LEVEL, np.uint8)
+    cells = _paper_with_ink(reading)
     sheet = classify.classify_sheet(cells, "A", edge_strips=strips, adapt=False, decode=decode)
     best = SYMBOLS[int(sheet.probabilities[3, 3].argmax())]
     assert best == ("V" if decode else "W")
@@ -379,7 +391,8 @@ def test_classify_sheet_keeps_the_doubt_of_a_cell_whose_alternatives_its_piece_r
     outlines = np.concatenate([h.ravel(), v.ravel()])
 
     def fixed_cells(
-        models: object, patches: np.ndarray, *, gain: np.ndarray | None = None
+        models: object, patches: np.ndarray, *, gain: np.ndarray | None = None,
+        ruins: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return _probs(reading), np.zeros(121), np.eye(121, 8)
 
@@ -388,7 +401,7 @@ def test_classify_sheet_keeps_the_doubt_of_a_cell_whose_alternatives_its_piece_r
 
     monkeypatch.setattr(classify, "classify_cells", fixed_cells)
     monkeypatch.setattr(classify, "read_edges", fake_edges)
-    cells = np.full((11, 11, PATCH, PATCH, 3), PAPER_LEVEL, np.uint8)
+    cells = _paper_with_ink(reading)
     sheet = classify.classify_sheet(cells, "A", edge_strips=_numbered_strips(), adapt=False)
     assert sheet.grid[2][3] == "?" and sheet.doubtful == ("C4",)
     assert sheet.confidence[2, 3] == pytest.approx(0.9)
@@ -467,7 +480,8 @@ def test_a_largest_card_shape_of_one_drawn_cell_and_empty_ones_is_outlined_as_re
 
 def test_a_sheet_read_all_empty_sends_no_strip_to_the_edge_net(monkeypatch: pytest.MonkeyPatch) -> None:
     def empty_cells(
-        models: object, patches: np.ndarray, *, gain: np.ndarray | None = None
+        models: object, patches: np.ndarray, *, gain: np.ndarray | None = None,
+        ruins: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return _probs({}), np.zeros(121), np.eye(121, 8)
 
@@ -574,12 +588,12 @@ def test_classify_sheet_doubts_a_ruin_read_empty_inside_a_drawn_piece(
     p, h, v = _pasture_over_the_ruin({".": 0.99})
     outlines = np.concatenate([h.ravel(), v.ravel()])
     monkeypatch.setattr(classify, "classify_cells",
-                        lambda models, patches, gain=None: (p, np.zeros(121), np.eye(121, 8)))
+                        lambda models, patches, gain=None, ruins=None: (p, np.zeros(121), np.eye(121, 8)))
     # each strip carries its number, which says its outline
     monkeypatch.setattr(classify, "read_edges",
                         lambda models, strips, gain=None: outlines[strips[:, 0, 0, 0].astype(int)])
     strips = _numbered_strips()
-    cells = np.full((11, 11, PATCH, PATCH, 3), PAPER_LEVEL, np.uint8)
+    cells = _paper_with_ink(PASTURE - {RUIN})
     sheet = classify.classify_sheet(cells, "A", edge_strips=strips, adapt=False, decode=decode)
     assert sheet.grid[RUIN[0]][RUIN[1]] == ("?" if decode else ".")
     assert all(sheet.grid[r][c] == "P" for r, c in PASTURE - {RUIN})
