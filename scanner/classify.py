@@ -120,17 +120,21 @@ class SheetReading:
 
 
 def classify_cells(
-    models: Models, patches: np.ndarray, *, gain: np.ndarray | None = None
+    models: Models, patches: np.ndarray, *, gain: np.ndarray | None = None, ruins: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Calibrated terrain probabilities (121, 8), star probabilities (121,) and features (121, D).
 
     ``patches`` is (11, 11, P, P, 3) white-balanced BGR, or raw with ``gain`` (the sheet's
-    :func:`scanner.nets.paper_gain`, applied on the way into the net: the same numbers).
+    :func:`scanner.nets.paper_gain`, applied on the way into the net: the same numbers). ``ruins``
+    (121,) bool, the printed ruins cells: read by the net's ruins head where its manifest has one.
     """
     flat = patches.reshape(-1, *patches.shape[2:])
     terrain_logits, star_logits, features = models.cell.run(flat, gain=gain)
     t = models.cell.temperature
     probs = softmax(terrain_logits, t["terrain"], models.cell.prior_shift.get("terrain"))
+    head = models.cell.ruins_head
+    if head is not None and ruins is not None and ruins.any():
+        probs[ruins] = head.probabilities(features[ruins])
     stars = softmax(star_logits, t["star"])[:, 1]
     return probs, stars, features
 
@@ -409,7 +413,7 @@ def classify_sheet(
     printed = printed_side(side)
     gain = paper_gain(patches)  # one paper estimate balances the cells, edges and coins alike
     balanced = white_balance(patches, gain=gain)  # the net and the cells' ink checks read it
-    probs, star_p, features = classify_cells(m, balanced)
+    probs, star_p, features = classify_cells(m, balanced, ruins=cells_mask(printed.ruins, SIZE))
     if decode:  # the ruins icon lends its cells farm odds of its own
         probs = discount_print(probs, printed.ruins)
     drawable = ~cells_mask(printed.mountains | printed.wasteland, SIZE)

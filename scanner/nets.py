@@ -66,6 +66,19 @@ class ModelError(ValueError):
 
 
 @dataclass(frozen=True)
+class RuinsHead:
+    """A linear terrain head over a cell net's pooled features, for the printed ruins cells."""
+
+    weight: np.ndarray  # (C, D)
+    bias: np.ndarray  # (C,)
+    temperature: float
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        """(N, C) calibrated probabilities of features (N, D)."""
+        return softmax(features @ self.weight.T + self.bias, self.temperature)
+
+
+@dataclass(frozen=True)
 class Model:
     """One ONNX model with its manifest entry."""
 
@@ -83,6 +96,9 @@ class Model:
     #: 1: the net takes normalised float NCHW (:func:`prepare`); 2: white-balanced uint8 pixels, each 2x2
     #: block of them as channels (:func:`pixels`), its normalisation folded into its first convolution.
     block: int = 1
+    #: The cell net's own head for the printed ruins cells (:mod:`models.ruins_head`): weight (C, D),
+    #: bias (C,) over the ``features`` output, and its temperature; None when the manifest has none.
+    ruins_head: RuinsHead | None = None
 
     def run(
         self, patches: np.ndarray, *, batch: int = NET_BATCH, gain: np.ndarray | None = None
@@ -183,6 +199,7 @@ def _load_one(
         entry=entry,
         prior_shift={k: np.asarray(v, np.float64) for k, v in entry.get("log_prior_shift", {}).items()},
         block=block,
+        ruins_head=_ruins_head(path.name, entry, len(classes)),
     )
     if probes and "probe" in entry:
         gap = float(np.abs(probe_logits(model) - np.asarray(entry["probe"], np.float32)).max())
@@ -190,6 +207,21 @@ def _load_one(
             raise ModelError(f"model {path.name} computes differently on this processor than where it was "
                              f"made (its probe's logits differ by {gap:.3g}); please report it")
     return model
+
+
+def _ruins_head(name: str, entry: Mapping[str, Any], classes: int) -> RuinsHead | None:
+    given = entry.get("ruins_head")
+    if given is None:
+        return None
+    try:
+        head = RuinsHead(np.asarray(given["weight"], np.float64), np.asarray(given["bias"], np.float64),
+                         float(given["temperature"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelError(f"model {name}: the manifest's ruins head is unreadable ({exc})") from None
+    if head.weight.ndim != 2 or head.weight.shape[0] != classes or head.bias.shape != (classes,):
+        raise ModelError(f"model {name}: the manifest's ruins head has weight {head.weight.shape} and bias "
+                         f"{head.bias.shape}, its classes are {classes}")
+    return head
 
 
 #: The probe's fills (BGR): green, red, blue, yellow, purple, orange, as players colour terrains.

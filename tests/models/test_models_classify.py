@@ -384,6 +384,76 @@ def test_log_prior_shift_lowers_its_class(tmp_path: Path, rendered: Rendered) ->
     np.testing.assert_allclose(odds, -2.0, atol=1e-4)
 
 
+def test_a_ruins_head_reads_the_ruins_cells_alone(tmp_path: Path, rendered: Rendered) -> None:
+    """``ruins_head`` (models.ruins_head) replaces the net's reading of the printed ruins cells and of
+    no other; without ruins given, or without a head, the net's own head reads them."""
+    from scanner.classify import classify_cells
+
+    d = _copy(tmp_path)
+    features = load_models(d).cell.run(white_balance(rendered[1]).reshape(-1, 32, 32, 3)[:1])[2]
+    weight = np.zeros((len(TERRAIN_CLASSES), features.shape[1]))
+    bias = np.full(len(TERRAIN_CLASSES), -5.0)
+    bias[TERRAIN_CLASSES.index("water")] = 5.0  # reads every ruin as water, surely
+
+    def set_head(m: dict[str, Any]) -> None:
+        m["models"]["cell"]["ruins_head"] = {"weight": weight.tolist(), "bias": bias.tolist(),
+                                             "temperature": 1.0}
+
+    plain = load_models(d)
+    _edit_manifest(d, set_head)
+    headed = load_models(d)
+    cells = white_balance(rendered[1])
+    ruins = np.zeros(121, bool)
+    ruins[[3, 50]] = True
+    own, _, _ = classify_cells(plain, cells, ruins=ruins)
+    read, _, _ = classify_cells(headed, cells, ruins=ruins)
+    np.testing.assert_array_equal(read[~ruins], own[~ruins])
+    assert (read[ruins].argmax(axis=1) == TERRAIN_CLASSES.index("water")).all()
+    assert read[ruins].max(axis=1).min() > 0.99
+    np.testing.assert_array_equal(classify_cells(headed, cells)[0], own)
+
+
+@pytest.mark.parametrize(
+    ("head", "message"),
+    [({"weight": [[0.0]], "bias": [0.0], "temperature": 1.0}, "ruins head has weight"),
+     ({"weight": [[0.0] * 64] * 8, "temperature": 1.0}, "ruins head is unreadable")],
+)
+def test_a_malformed_ruins_head_is_refused(tmp_path: Path, head: dict[str, Any], message: str) -> None:
+    d = _copy(tmp_path)
+    _edit_manifest(d, lambda m: m["models"]["cell"].update(ruins_head=head))
+    with pytest.raises(ModelError, match=message):
+        load_models(d)
+
+
+def test_ruins_head_fit_learns_a_separable_labelling_and_a_temperature() -> None:
+    from models.ruins_head import fit_head, fit_temperature, head_logits
+
+    rng = np.random.default_rng(0)
+    labels = rng.integers(0, 3, 600)
+    centres = np.array([[4.0, 0, 0, 1], [0, 4.0, 0, 1], [0, 0, 4.0, 1]])
+    features = centres[labels] + rng.normal(0, 1.0, (600, 4)) + 10.0  # far from the origin: bias matters
+    weight, bias = fit_head(features, labels, 3)
+    assert weight.shape == (3, 4) and bias.shape == (3,)
+    assert np.mean(head_logits(features, weight, bias).argmax(axis=1) == labels) > 0.95
+    # labels drawn from softmax(logits / 2): the temperature found is about 2
+    from scanner.nets import softmax
+
+    logits = rng.normal(0, 3.0, (4000, 3))
+    drawn = np.array([rng.choice(3, p=q) for q in softmax(logits, 2.0)])
+    assert 1.7 < fit_temperature(logits, drawn) < 2.4
+
+
+def test_ruins_head_fits_only_on_the_nets_own_families(capsys: pytest.CaptureFixture[str]) -> None:
+    from models.ruins_head import main
+
+    with pytest.raises(SystemExit):
+        main(["models", "--patches", "nowhere", "--families", "graphite,sketch"])
+    assert "sketch is held out" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["models", "--patches", "nowhere"])
+    assert "no such patch caches" in capsys.readouterr().err
+
+
 def test_reading_only_the_strips_the_pieces_need_reads_the_sheet_as_all_strips(
     models: Models, rendered: Rendered, monkeypatch: pytest.MonkeyPatch
 ) -> None:
