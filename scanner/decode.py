@@ -717,8 +717,8 @@ def ink_share(
     grey = (b + g + r) / 3.0
     spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
     ref = quiet if quiet.any() else np.ones(len(c), bool)
-    paper_grey = float(np.median(grey[ref]))
-    paper_spread = float(np.median(spread[ref]))
+    paper_grey = float(median(grey[ref]))
+    paper_spread = float(median(spread[ref]))
     inked = (grey < paper_grey - dark * 255.0) | (spread > paper_spread + chroma * 255.0)
     return np.asarray(inked.mean(axis=1))
 
