@@ -399,7 +399,9 @@ def test_a_ruins_head_reads_the_ruins_cells_alone(tmp_path: Path, rendered: Rend
         m["models"]["cell"]["ruins_head"] = {"weight": weight.tolist(), "bias": bias.tolist(),
                                              "temperature": 1.0}
 
+    _edit_manifest(d, lambda m: m["models"]["cell"].pop("ruins_head", None))
     plain = load_models(d)
+    assert plain.cell.ruins_head is None
     _edit_manifest(d, set_head)
     headed = load_models(d)
     cells = white_balance(rendered[1])
