@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from models import dataset as ds
-from models.synth.style import ALL_FAMILIES, SPLITS, TRAINABLE_FAMILIES, held_out
+from models.synth.style import SPLITS, TRAINABLE_FAMILIES, fit_families
 from rules import Sheet
 from rules.grid import SIZE
 from scanner.classify import classify_sheet
@@ -127,11 +127,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                          "never the families held out for evaluation)")
     ap.add_argument("--write", action="store_true", help="store the fitted temperature in the manifest")
     args = ap.parse_args(argv)
-    families = [f.strip() for f in args.families.split(",") if f.strip()]
-    if unknown := sorted(set(families) - set(ALL_FAMILIES)):
-        ap.error(f"unknown families: {', '.join(unknown)}")
-    if held := held_out(families):
-        ap.error(f"{', '.join(held)} is held out for evaluation: nothing is fitted on it")
+    try:
+        families = fit_families(args.families)
+    except ValueError as exc:
+        ap.error(str(exc))
     t0 = time.perf_counter()
     sheets = [ds.sheet_inputs(seed, fam, args.split, args.tier, cache=ds.SHEET_CACHE)
               for fam in families

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from models.synth.style import ALL_FAMILIES, held_out
+from models.synth.style import fit_families
 from scanner.constants import TERRAIN_CLASSES
 from scanner.nets import MANIFEST, Models, load_models, softmax
 
@@ -113,11 +113,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--l2", type=float, default=L2)
     ap.add_argument("--write", action="store_true", help="store the head in the manifest")
     args = ap.parse_args(argv)
-    families = [f.strip() for f in args.families.split(",") if f.strip()]
-    if unknown := sorted(set(families) - set(ALL_FAMILIES)):
-        ap.error(f"unknown families: {', '.join(unknown)}")
-    if held := held_out(families):
-        ap.error(f"{', '.join(held)} is held out for evaluation: nothing is fitted on it")
+    try:
+        families = fit_families(args.families)
+    except ValueError as exc:
+        ap.error(str(exc))
     train = [d for root in args.patches for d in (root / "train", *(root / f"train-{f}" for f in families))]
     evals = [root / f"eval-{f}" for root in args.patches for f in families]
     if missing := [str(p) for p in (*train, *evals) if not p.is_dir()]:

@@ -65,6 +65,23 @@ def held_out(families: Iterable[str]) -> list[str]:
     return sorted(set(families) & set(HELD_OUT_FAMILIES))
 
 
+def fit_families(text: str) -> list[str]:
+    """The comma-separated drawing families of ``text`` that a fit may use (``models.fit_decode``,
+    ``models.ruins_head``), in order.
+
+    Raises
+    ------
+    ValueError
+        Naming the unknown families, or those held out for evaluation (nothing is fitted on them).
+    """
+    families = [f.strip() for f in text.split(",") if f.strip()]
+    if unknown := sorted(set(families) - set(ALL_FAMILIES)):
+        raise ValueError(f"unknown families: {', '.join(unknown)}")
+    if held := held_out(families):
+        raise ValueError(f"{', '.join(held)} is held out for evaluation: nothing is fitted on it")
+    return families
+
+
 #: Which half of the tables each split draws from: (the hand: parameter bins, fill modes and digit
 #: fonts; the pictures: icon variants and coin marks). ``params`` is a hand training never saw drawing
 #: the pictures training knows, so it measures new hands apart from new pictures.
