@@ -402,10 +402,11 @@ def classify_sheet(
     decode : read the coin track as a prefix (and by its own coins where the net reads the print as
         marks), correct cells by their outlined pieces (and doubt a printed ruin read as empty inside
         a drawn piece), read a cell ringed by a hero's attack pattern of stars as a hero and the stars
-        as whole patterns around heroes, doubt a cell read empty that holds coloured ink, let the
-        cells drawn like doubtful cells share their doubt (not a printed ruin read as paper that the
-        sheet's other bare ruins show bare), and best-guess a doubted empty cell the sheet shows drawn
-        as its likeliest terrain (``DECODE_DEFAULT``).
+        as whole patterns around heroes (in drawable spaces; stars read on printed wasteland are no
+        evidence), doubt a cell read empty that holds coloured ink and one read drawn that holds no
+        ink, let the cells drawn like doubtful cells share their doubt (not a printed ruin read as
+        paper that the sheet's other bare ruins show bare), and best-guess a doubted empty cell the
+        sheet shows drawn as its likeliest terrain (``DECODE_DEFAULT``).
     every_edge : read every edge strip; else, with ``decode``, only those whose outline can change a
         cell's reading (:func:`scanner.pieces.edges_to_read`; the others are :data:`UNREAD_EDGE`).
     """
