@@ -30,13 +30,14 @@ import numpy as np
 import torch
 
 from models.synth.style import fit_families
+from models.train import fit_temperature
 from scanner.constants import TERRAIN_CLASSES
-from scanner.nets import MANIFEST, Models, load_models, softmax
+from scanner.nets import MANIFEST, Models, RuinsHead, load_models
+
+__all__ = ["fit_head", "fit_temperature", "head_logits", "ruins_features"]
 
 #: L2 weight on the head's (standardised) weights.
 L2 = 1e-3
-#: Temperatures tried for the fitted head.
-GRID = tuple(float(t) for t in np.exp(np.linspace(np.log(0.5), np.log(3.0), 46)))
 
 
 def ruins_features(
@@ -91,15 +92,9 @@ def fit_head(
 
 
 def head_logits(features: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
-    """(N, classes) logits of a fitted head."""
-    out: np.ndarray = features @ weight.T + bias
-    return out
-
-
-def fit_temperature(logits: np.ndarray, labels: np.ndarray, grid: Sequence[float] = GRID) -> float:
-    """The temperature of ``grid`` with the least negative log-likelihood of ``labels``."""
-    rows = np.arange(len(labels))
-    return min(grid, key=lambda t: float(-np.log(softmax(logits, t)[rows, labels] + 1e-12).mean()))
+    """(N, classes) logits of a fitted head, as the scanner computes them (:class:`scanner.nets.RuinsHead`);
+    its temperature is fitted like the nets' own (:func:`models.train.fit_temperature`)."""
+    return RuinsHead(weight, bias, 1.0).logits(features)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -348,19 +348,20 @@ def doubt_paper_drawn(
     patches, white-balanced.
     """
     open_cells = drawable & ~cells_mask(printed.ruins, SIZE)
-    quiet = open_cells & (probs.argmax(axis=1) == TERRAIN_CLASSES.index("empty"))
+    read_empty = probs.argmax(axis=1) == TERRAIN_CLASSES.index("empty")
+    quiet = open_cells & read_empty
     if quiet.sum() < PAPER_QUIET_LEAST:
         return probs, np.zeros(len(probs), bool)
     i = CELL_INK_INSET
     centres = np.ascontiguousarray(balanced[..., i:-i:2, i:-i:2, :])
     ink = ink_share(centres.reshape(-1, *centres.shape[-3:]), quiet)
     # faint pencil stands out of the paper around it without being dark: those cells are drawn too
-    at = np.flatnonzero(open_cells & (ink < PAPER_INK_SHARE) & (probs.argmax(axis=1) != 0))
-    if at.size:
-        flat = balanced.reshape(-1, *balanced.shape[-3:])
-        spotted = dark_spots(np.concatenate([flat[at], flat[quiet]]),
-                             np.concatenate([np.zeros(at.size, bool), np.ones(int(quiet.sum()), bool)]))
-        ink[at[spotted[: at.size]]] = 1.0
+    inkless = open_cells & ~read_empty & (ink < PAPER_INK_SHARE)
+    if inkless.any():
+        judged = inkless | quiet
+        spotted = np.zeros(len(probs), bool)
+        spotted[judged] = dark_spots(balanced.reshape(-1, *balanced.shape[-3:])[judged], quiet[judged])
+        ink[inkless & spotted] = 1.0
     return paper_read_drawn(probs, ink, open_cells)
 
 

@@ -610,6 +610,14 @@ def inked_ruins(
     return drawn, np.asarray(bare, bool).copy()  # every bare ruin was compared
 
 
+def _chroma(pixels: np.ndarray) -> np.ndarray:
+    """(..., 3) uint8 pixels -> (...) uint8: each pixel's largest channel less its smallest."""
+    b, g, r = pixels[..., 0], pixels[..., 1], pixels[..., 2]
+    # channel by channel: numpy's max over a last axis of 3 is ten times slower
+    out: np.ndarray = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)  # no wrap
+    return out
+
+
 def coloured_ink(
     centres: np.ndarray, quiet: np.ndarray, *, chroma: float = CELL_INK_CHROMA
 ) -> np.ndarray:
@@ -632,10 +640,7 @@ def coloured_ink(
     -------
     (N,) float
     """
-    c = centres.reshape(len(centres), -1, 3)
-    b, g, r = c[..., 0], c[..., 1], c[..., 2]
-    # channel by channel: numpy's max over a last axis of 3 is ten times slower
-    spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)  # uint8, no wrap
+    spread = _chroma(centres.reshape(len(centres), -1, 3))
     ref = spread[quiet] if quiet.any() else spread
     paper = byte_rank(ref, (ref.size - 1) // 2)  # the median (the lower middle value)
     return np.asarray((spread > paper + chroma * 255.0).mean(axis=1))
@@ -713,9 +718,8 @@ def ink_share(
     (N,) float
     """
     c = centres.reshape(len(centres), -1, 3)
-    b, g, r = (c[..., k].astype(np.int16) for k in range(3))
-    grey = (b + g + r) / 3.0
-    spread = np.maximum(np.maximum(b, g), r) - np.minimum(np.minimum(b, g), r)
+    grey = c.sum(axis=2, dtype=np.int16) / 3.0
+    spread = _chroma(c)
     ref = quiet if quiet.any() else np.ones(len(c), bool)
     paper_grey = float(median(grey[ref]))
     paper_spread = float(median(spread[ref]))

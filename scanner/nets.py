@@ -73,9 +73,14 @@ class RuinsHead:
     bias: np.ndarray  # (C,)
     temperature: float
 
+    def logits(self, features: np.ndarray) -> np.ndarray:
+        """(N, C) logits of features (N, D), before the temperature."""
+        out: np.ndarray = features @ self.weight.T + self.bias
+        return out
+
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         """(N, C) calibrated probabilities of features (N, D)."""
-        return softmax(features @ self.weight.T + self.bias, self.temperature)
+        return softmax(self.logits(features), self.temperature)
 
 
 @dataclass(frozen=True)
